@@ -1,0 +1,143 @@
+// The model contract, and the only view of a model the toolkit has.
+//
+// A model type M provides (checked by the ModelType concept):
+//   M::Scenario, M::Input, M::State   reflected structs (reflect.h)
+//   M::kName, M::kVersion, M::kTickRateHz
+//   static M::Scenario M::load_scenario(const Json&, const JsonReader&)
+//   explicit M(M::Scenario)
+//   void step(const M::Input&)         one tick
+//   M::Input scripted_input() const    the scenario's own input for the next tick
+//   uint64_t tick() const
+//   const M::State& state() const; void set_state(const M::State&)
+// Everything else the toolkit needs (hashes, snapshots, JSON, diff, leaves)
+// comes from the field listings, through ModelAdapter below. Replay, verify,
+// traces and the command line see only `Model`, so a user can plug in a game.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lockstep/core/diff.h"
+#include "lockstep/core/hash.h"
+#include "lockstep/core/json_load.h"
+#include "lockstep/core/snapshot.h"
+
+namespace lockstep {
+
+struct ModelInfo {
+  std::string name;
+  uint32_t version = 0;
+  uint32_t tick_rate_hz = 0;
+  std::vector<std::string> subsystems;  ///< top-level state fields, in listing order
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  virtual const ModelInfo& info() const = 0;
+  /// The scenario as loaded, as normalised JSON text (for embedding in recordings).
+  virtual const std::string& scenario_json() const = 0;
+  virtual uint64_t tick() const = 0;
+
+  /// Step one tick with the scenario's own scripted input.
+  virtual void step_scripted() = 0;
+  /// The scenario's scripted input for the next tick, encoded.
+  virtual std::vector<uint8_t> scripted_input() const = 0;
+  /// Step one tick with an encoded input; a bad encoding throws InputError.
+  virtual void step(std::span<const uint8_t> input, const std::string& source = "input") = 0;
+  /// An encoded input as JSON text.
+  virtual std::string input_json(std::span<const uint8_t> input) const = 0;
+
+  virtual StateHashes hashes() const = 0;
+  virtual std::vector<uint8_t> snapshot() const = 0;
+  /// Restore a snapshot; on error throws InputError and leaves the state as it was.
+  virtual void restore(std::span<const uint8_t> bytes, const std::string& source = "snapshot") = 0;
+  virtual std::string state_json() const = 0;
+  /// Divergent fields against another model of the same kind (listing order).
+  virtual std::vector<FieldDiff> diff(const Model& other, std::size_t limit = SIZE_MAX) const = 0;
+  /// Every leaf of the state with a typed pointer into it (valid until the next step).
+  virtual std::vector<LeafEntry> leaves() = 0;
+  virtual std::unique_ptr<Model> clone() const = 0;
+};
+
+template <class M>
+concept ModelType = Reflected<typename M::Scenario> && Reflected<typename M::Input> && Reflected<typename M::State> &&
+                    requires(M m, const M cm, const typename M::Input& in, const typename M::State& st, const Json& j,
+                             const JsonReader& r) {
+                      { M::kName } -> std::convertible_to<std::string_view>;
+                      { M::kVersion } -> std::convertible_to<uint32_t>;
+                      { M::kTickRateHz } -> std::convertible_to<uint32_t>;
+                      { M::load_scenario(j, r) } -> std::same_as<typename M::Scenario>;
+                      m.step(in);
+                      m.set_state(st);
+                      { cm.scripted_input() } -> std::same_as<typename M::Input>;
+                      { cm.tick() } -> std::convertible_to<uint64_t>;
+                      { cm.state() } -> std::same_as<const typename M::State&>;
+                    };
+
+template <ModelType M>
+class ModelAdapter final : public Model {
+ public:
+  ModelAdapter(M model, std::string scenario_json) : m_(std::move(model)), scenario_json_(std::move(scenario_json)) {}
+
+  const ModelInfo& info() const override {
+    static const ModelInfo inf{std::string(M::kName), M::kVersion, M::kTickRateHz,
+                               subsystem_names<typename M::State>()};
+    return inf;
+  }
+  const std::string& scenario_json() const override { return scenario_json_; }
+  uint64_t tick() const override { return m_.tick(); }
+  void step_scripted() override { m_.step(m_.scripted_input()); }
+  std::vector<uint8_t> scripted_input() const override { return snapshot_bytes(m_.scripted_input()); }
+  void step(std::span<const uint8_t> input, const std::string& source) override {
+    typename M::Input in{};
+    restore_bytes(input, in, source);
+    m_.step(in);
+  }
+  std::string input_json(std::span<const uint8_t> input) const override {
+    typename M::Input in{};
+    restore_bytes(input, in, "input");
+    return to_json(in, "input");
+  }
+  StateHashes hashes() const override { return hash_state(m_.state()); }
+  std::vector<uint8_t> snapshot() const override { return snapshot_bytes(m_.state()); }
+  void restore(std::span<const uint8_t> bytes, const std::string& source) override {
+    typename M::State st = m_.state();
+    restore_bytes(bytes, st, source);
+    m_.set_state(st);
+  }
+  std::string state_json() const override { return to_json(m_.state()); }
+  std::vector<FieldDiff> diff(const Model& other, std::size_t limit) const override {
+    const auto* o = dynamic_cast<const ModelAdapter*>(&other);
+    if (!o) throw InputError("", "", "cannot compare a " + info().name + " state with a " + other.info().name + " state");
+    return diff_fields(m_.state(), o->m_.state(), limit);
+  }
+  std::vector<LeafEntry> leaves() override {
+    // The model's state is reached through a const accessor; leaves are for
+    // tools that read (export, traces) or perturb on purpose (tests, the matrix's control).
+    return list_leaves(const_cast<typename M::State&>(m_.state()));
+  }
+  std::unique_ptr<Model> clone() const override { return std::make_unique<ModelAdapter>(*this); }
+
+  M& model() { return m_; }
+  const M& model() const { return m_; }
+
+ private:
+  M m_;
+  std::string scenario_json_;
+};
+
+/// Make a model from a parsed scenario (its "model" key picks the kind).
+std::unique_ptr<Model> make_model(const Json& scenario, const std::string& source);
+/// Load a scenario file and make its model. Errors are InputError.
+std::unique_ptr<Model> load_scenario_file(const std::string& path);
+/// Same, from scenario text (for example, embedded in a recording).
+std::unique_ptr<Model> load_scenario_text(const std::string& text, const std::string& source);
+/// Names of the models this build knows.
+std::vector<std::string> model_names();
+
+}  // namespace lockstep

@@ -1,0 +1,138 @@
+// Snapshots (cereal portable binary, little-endian) and JSON (cereal JSON),
+// both driven by the field listing (reflect.h).
+//
+// Restoring never trusts sizes in the input: every vector length is checked
+// against the bytes that could possibly hold it before anything is allocated,
+// and a short or damaged snapshot throws InputError and leaves the target
+// state untouched.
+//
+// Note: this header serialises std::vector itself (size-checked); do not
+// include <cereal/types/vector.hpp> in the same program.
+#pragma once
+
+#include <algorithm>
+#include <cereal/archives/json.hpp>
+#include <cereal/archives/portable_binary.hpp>
+#include <cereal/cereal.hpp>
+#include <cereal/types/array.hpp>
+#include <cereal/types/string.hpp>
+#include <cstdint>
+#include <span>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "lockstep/core/error.h"
+#include "lockstep/core/reflect.h"
+
+namespace lockstep::detail {
+
+/// Bytes in the snapshot being restored (per thread; restores do not nest).
+inline thread_local std::size_t restore_budget = 0;
+
+/// The fewest bytes one value of T takes in the portable binary encoding.
+template <class T>
+std::size_t min_encoded_size() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (Scalar<U>) {
+    return sizeof(U);
+  } else if constexpr (std::same_as<U, std::string> || is_std_vector_v<U>) {
+    return sizeof(uint64_t);  // the size tag
+  } else if constexpr (is_std_array_v<U>) {
+    return std::tuple_size_v<U> * min_encoded_size<typename U::value_type>();
+  } else {
+    std::size_t n = 0;
+    U probe{};
+    U::fields(probe, [&](const FieldInfo&, auto& f) { n += min_encoded_size<std::remove_cvref_t<decltype(f)>>(); });
+    return n;
+  }
+}
+
+}  // namespace lockstep::detail
+
+namespace cereal {
+
+/// Every reflected struct serialises through its field listing.
+template <class Archive, class T>
+  requires lockstep::Reflected<T>
+void serialize(Archive& ar, T& value) {
+  T::fields(value, [&](const lockstep::FieldInfo& fi, auto& field) { ar(cereal::make_nvp(fi.name, field)); });
+}
+
+template <class Archive, class T, class A>
+void save(Archive& ar, const std::vector<T, A>& v) {
+  static_assert(!std::is_same_v<T, bool>, "std::vector<bool> is not supported in state");
+  ar(make_size_tag(static_cast<size_type>(v.size())));
+  for (const auto& e : v) ar(e);
+}
+
+template <class Archive, class T, class A>
+void load(Archive& ar, std::vector<T, A>& v) {
+  size_type n = 0;
+  ar(make_size_tag(n));
+  const std::size_t each = std::max<std::size_t>(1, lockstep::detail::min_encoded_size<T>());
+  if (n > lockstep::detail::restore_budget / each)
+    throw Exception("a list claims " + std::to_string(n) + " elements, more than the " +
+                    std::to_string(lockstep::detail::restore_budget) + "-byte input can hold");
+  v.clear();
+  v.resize(static_cast<std::size_t>(n));
+  for (auto& e : v) ar(e);
+}
+
+}  // namespace cereal
+
+namespace lockstep {
+
+/// Portable binary snapshot of a reflected value.
+template <class T>
+std::vector<uint8_t> snapshot_bytes(const T& value) {
+  std::ostringstream os(std::ios::binary);
+  {
+    cereal::PortableBinaryOutputArchive ar(os);
+    ar(value);
+  }
+  const std::string s = std::move(os).str();
+  return std::vector<uint8_t>(s.begin(), s.end());
+}
+
+/// Restore a snapshot into `out`. On any error `out` is unchanged and an
+/// InputError names `source` and what was wrong; trailing bytes are an error.
+template <class T>
+void restore_bytes(std::span<const uint8_t> bytes, T& out, const std::string& source = "snapshot") {
+  T tmp = out;  // keeps fixed-size members' shapes; replaced wholesale on success
+  std::istringstream is(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()), std::ios::binary);
+  detail::restore_budget = bytes.size();
+  try {
+    cereal::PortableBinaryInputArchive ar(is);
+    ar(tmp);
+  } catch (const cereal::Exception& e) {
+    is.clear();
+    const long long at = static_cast<long long>(is.tellg());
+    throw InputError(source, "byte " + std::to_string(at < 0 ? 0 : at), std::string("damaged snapshot: ") + e.what());
+  } catch (const std::bad_alloc&) {
+    throw InputError(source, "", "damaged snapshot: a size beyond what memory allows");
+  }
+  is.peek();
+  if (!is.eof()) {
+    throw InputError(source, "byte " + std::to_string(static_cast<long long>(is.tellg())),
+                     "damaged snapshot: " + std::to_string(bytes.size() - static_cast<std::size_t>(is.tellg())) +
+                         " unexpected bytes after the end");
+  }
+  out = std::move(tmp);
+}
+
+/// Pretty JSON of a reflected value, every field named as in its listing.
+template <class T>
+std::string to_json(const T& value, const char* root_name = "state") {
+  std::ostringstream os;
+  {
+    cereal::JSONOutputArchive ar(os, cereal::JSONOutputArchive::Options(
+                                         std::numeric_limits<double>::max_digits10,
+                                         cereal::JSONOutputArchive::Options::IndentChar::space, 2));
+    ar(cereal::make_nvp(root_name, value));
+  }
+  return os.str();
+}
+
+}  // namespace lockstep

@@ -1,0 +1,61 @@
+// The models this build knows, by the name a scenario's "model" key gives.
+#include <functional>
+#include <map>
+
+#include "lockstep/core/model.h"
+#include "wander/wander.h"
+
+namespace lockstep {
+
+namespace {
+
+using Factory = std::function<std::unique_ptr<Model>(const Json&, const std::string&)>;
+
+template <ModelType M>
+std::unique_ptr<Model> make(const Json& j, const std::string& source) {
+  JsonReader reader(source);
+  typename M::Scenario sc = M::load_scenario(j, reader);
+  return std::make_unique<ModelAdapter<M>>(M(std::move(sc)), j.dump());
+}
+
+// An ordered map: listing order is stable (no iteration over unordered containers).
+const std::map<std::string, Factory>& registry() {
+  static const std::map<std::string, Factory> r = {
+      {"wander", &make<wander::WanderModel>},
+  };
+  return r;
+}
+
+}  // namespace
+
+std::unique_ptr<Model> make_model(const Json& scenario, const std::string& source) {
+  if (!scenario.is_object()) throw InputError(source, "$", "expected a scenario object, got " + json_kind(scenario));
+  auto it = scenario.find("model");
+  if (it == scenario.end() || !it->is_string()) {
+    std::string names;
+    for (const auto& n : model_names()) names += (names.empty() ? "" : ", ") + n;
+    throw InputError(source, "$.model", "expected the model's name as a string (one of: " + names + ")");
+  }
+  const auto& reg = registry();
+  auto f = reg.find(it->get<std::string>());
+  if (f == reg.end()) {
+    std::string names;
+    for (const auto& n : model_names()) names += (names.empty() ? "" : ", ") + n;
+    throw InputError(source, "$.model", "unknown model \"" + it->get<std::string>() + "\" (known: " + names + ")");
+  }
+  return f->second(scenario, source);
+}
+
+std::unique_ptr<Model> load_scenario_file(const std::string& path) { return make_model(parse_json_file(path), path); }
+
+std::unique_ptr<Model> load_scenario_text(const std::string& text, const std::string& source) {
+  return make_model(parse_json_text(text, source), source);
+}
+
+std::vector<std::string> model_names() {
+  std::vector<std::string> out;
+  for (const auto& [name, f] : registry()) out.push_back(name);
+  return out;
+}
+
+}  // namespace lockstep

@@ -1,0 +1,156 @@
+// Rules of the core: nothing in core/ may make results depend on the platform,
+// the standard library's algorithms, the clock or thread timing
+// (docs/numerics.md, "What core/ must not use").
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Ban {
+  const char* pattern;
+  const char* why;
+  const char* exempt = nullptr;  ///< a file allowed the spelling (the core's own math defines sin, cos, ...)
+};
+
+// The ban list. Each is a regular expression over one source line with
+// comments removed.
+const std::vector<Ban>& bans() {
+  static const std::vector<Ban> b = {
+      {R"(std::(sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|exp|exp2|expm1|log|log2|log10|log1p|pow|cbrt|hypot|fma)f?\s*\()",
+       "std transcendentals differ between libms: use lockstep::dmath"},
+      {R"((^|[^_A-Za-z0-9:.])(sin|cos|tan|asin|acos|atan|atan2|exp|log|pow|sinf|cosf|tanf|asinf|acosf|atanf|atan2f|expf|logf|powf|fma|fmaf)\s*\()",
+       "C transcendentals differ between libms: use lockstep::dmath", "dmath."},
+      {R"((^|[^_A-Za-z0-9])s?rand\s*\()", "rand() is global, unseeded state"},
+      {R"(random_device)", "std::random_device is nondeterministic"},
+      {R"(_distribution)", "std distributions differ between standard libraries"},
+      {R"(std::chrono)", "wall-clock time in the core"},
+      {R"((^|[^_A-Za-z0-9])time\s*\()", "wall-clock time in the core"},
+      {R"(unordered_(map|set|multimap|multiset))", "iteration order of unordered containers is unspecified"},
+      {R"(long\s+double)", "long double is 80-bit on x86-64 and 128-bit on aarch64"},
+      {R"(std::(thread|jthread|async)|<thread>|pthread_)", "threads racing in the core"},
+      {R"(-ffast-math|__FAST_MATH__\s*$)", "fast-math"},
+  };
+  return b;
+}
+
+// Remove // and /* */ comments and string literals, keeping line structure.
+std::vector<std::string> code_lines(const std::string& text) {
+  std::vector<std::string> lines(1);
+  bool block = false, str = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const char n = i + 1 < text.size() ? text[i + 1] : '\0';
+    if (c == '\n') {
+      lines.emplace_back();
+      if (!block) str = false;
+      continue;
+    }
+    if (block) {
+      if (c == '*' && n == '/') {
+        block = false;
+        ++i;
+      }
+      continue;
+    }
+    if (str) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        str = false;
+      }
+      continue;
+    }
+    if (c == '/' && n == '/') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == '/' && n == '*') {
+      block = true;
+      ++i;
+      continue;
+    }
+    if (c == '"') {
+      str = true;
+      lines.back() += "\"\"";
+      continue;
+    }
+    lines.back() += c;
+  }
+  return lines;
+}
+
+std::vector<std::string> violations_in(const std::string& name, const std::string& text) {
+  static const std::vector<std::regex> compiled = [] {
+    std::vector<std::regex> r;
+    for (const auto& ban : bans()) r.emplace_back(ban.pattern);
+    return r;
+  }();
+  std::vector<std::string> out;
+  const auto lines = code_lines(text);
+  for (std::size_t ln = 0; ln < lines.size(); ++ln)
+    for (std::size_t b = 0; b < bans().size(); ++b) {
+      const Ban& ban = bans()[b];
+      if (ban.exempt && name.find(ban.exempt) != std::string::npos) continue;
+      if (std::regex_search(lines[ln], compiled[b]))
+        out.push_back(name + ":" + std::to_string(ln + 1) + ": " + ban.why + ": " + lines[ln]);
+    }
+  return out;
+}
+
+bool is_core_source(const fs::path& p) {
+  const auto ext = p.extension().string();
+  if (ext != ".h" && ext != ".hpp" && ext != ".cpp" && ext != ".cc") return false;
+  // Tests may use references (long double, libm) to measure the core against.
+  for (const auto& part : p) if (part == "tests") return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("The ban list catches every banned construct it names", "[banlist]") {
+  const char* bad[] = {"float y = std::sin(x);", "y = sinf(x);", "double p = pow(a, b);", "int r = rand();",
+                       "std::random_device rd;", "std::uniform_real_distribution<float> d;",
+                       "auto t = std::chrono::steady_clock::now();", "time(nullptr);", "std::unordered_map<int, int> m;",
+                       "long double x;", "std::thread t(f);", "float z = std::atan2(a, b);", "float e = std::exp(x);"};
+  for (const char* line : bad) {
+    INFO(line);
+    CHECK_FALSE(violations_in("probe.cpp", line).empty());
+  }
+}
+
+TEST_CASE("The ban list passes the core's own spellings and comments", "[banlist]") {
+  const char* good[] = {"float y = dmath::sin(x);", "float y = lockstep::dmath::atan2(a, b);",
+                        "// std::sin is banned here", "/* long double */ int x;",
+                        "const char* s = \"std::chrono\";", "float w = e.position.x;", "uint64_t tick_time = 0;",
+                        "e.walkcooldown += kFrameStep;", "float dist = distance(a, b);"};
+  for (const char* line : good) {
+    INFO(line);
+    CHECK(violations_in("probe.cpp", line).empty());
+  }
+}
+
+TEST_CASE("core/ uses nothing on the determinism ban list", "[banlist]") {
+  const fs::path core = fs::path(LOCKSTEP_SOURCE_DIR) / "core";
+  REQUIRE(fs::is_directory(core));
+  std::vector<std::string> found;
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(core)) {
+    if (!entry.is_regular_file() || !is_core_source(entry.path())) continue;
+    std::ifstream in(entry.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    ++files;
+    for (auto& v : violations_in(fs::relative(entry.path(), LOCKSTEP_SOURCE_DIR).string(), ss.str()))
+      found.push_back(std::move(v));
+  }
+  CHECK(files >= 10);
+  for (const auto& v : found) UNSCOPED_INFO(v);
+  CHECK(found.empty());
+}

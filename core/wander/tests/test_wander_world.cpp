@@ -1,0 +1,96 @@
+// The wander model's kinematic world (docs/wander-world.md): grounds, the
+// downward ray, walls, gravity and stepping.
+#include <catch2/catch.hpp>
+
+#include "wander_test_util.h"
+
+using namespace lockstep;
+using namespace lockstep::wander;
+
+namespace {
+World two_level_world() {
+  return World(Physics{}, {Ground{-10, -10, 10, 10, 0}, Ground{0, 0, 5, 5, 2}},
+               {Wall{-10, 3, 10, 3, -1.0e9f, 1.0f}});
+}
+}  // namespace
+
+TEST_CASE("World ray down: the highest top at or below the origin within the ray's length", "[world]") {
+  const World w = two_level_world();
+  float h = -1;
+  CHECK(w.ray_down(1, 10, 1, 20, &h));
+  CHECK(h == 2.0f);
+  CHECK(w.ray_down(1, 1.5f, 1, 20, &h));  // below the upper top: the lower one
+  CHECK(h == 0.0f);
+  CHECK_FALSE(w.ray_down(1, 10, 1, 7.9f, &h));  // too short to reach 2
+  CHECK(w.ray_down(1, 10, 1, 8.0f, &h));        // exactly reaches it
+  CHECK(w.ray_down(5, 3, 5, 1, &h));            // edges are inside
+  CHECK(h == 2.0f);
+  CHECK_FALSE(w.ray_down(10.01f, 3, 0, 10, &h));  // off every ground
+}
+
+TEST_CASE("World: gravity pulls a body down and the ground stops it", "[world]") {
+  const World w = two_level_world();
+  Wanderer e;
+  e.position = Vec3{-5, 1, -5};
+  int ticks = 0;
+  while (!e.onground && ticks < 100) {
+    w.step_body(e);
+    ++ticks;
+  }
+  CHECK(e.onground);
+  CHECK(e.position.y == 0.0f);
+  CHECK(e.velocity.y == 0.0f);
+  // Falling 1 unit at 9.81 units/s^2 takes sqrt(2/9.81) = 0.45 s = 27 frames (explicit Euler: within a frame or two).
+  CHECK(ticks >= 26);
+  CHECK(ticks <= 29);
+}
+
+TEST_CASE("World: a body steps up at most step_up", "[world]") {
+  World w(Physics{}, {Ground{-10, -10, 10, 10, 0}, Ground{1, -10, 10, 10, 0.3f}, Ground{3, -10, 10, 10, 0.61f}}, {});
+  Wanderer e;
+  e.onground = true;
+  e.velocity = Vec3{6, 0, 0};
+  for (int k = 0; k < 30; ++k) w.step_body(e);  // reaches x = 3
+  CHECK(e.position.x == Approx(3.0f).margin(0.01));
+  CHECK(e.position.y == 0.3f);  // stepped onto the 0.3 top; the 0.61 top is 0.31 higher: walked "into" it
+}
+
+TEST_CASE("World: a wall pushes a body out to its radius and counts a hit only when moving into it", "[world]") {
+  const World w = two_level_world();  // wall along z = 3, solid below y = 1
+  Wanderer e;
+  e.radius = 0.5f;
+  e.position = Vec3{-5, 0, 2.48f};
+  e.velocity = Vec3{0, 0, 3};
+  e.onground = true;
+  w.step_body(e);
+  CHECK(e.hitwall);
+  CHECK(e.position.z == Approx(2.5f));
+  CHECK(e.velocity.z == 0.0f);  // the velocity into the wall is removed
+  w.step_body(e);
+  CHECK_FALSE(e.hitwall);  // resting against it is not a hit
+  e.velocity = Vec3{0, 0, -3};
+  w.step_body(e);
+  CHECK_FALSE(e.hitwall);  // moving away is not a hit
+}
+
+TEST_CASE("World: a wall only stops bodies whose feet are below its top", "[world]") {
+  World w(Physics{}, {Ground{-10, -10, 10, 10, 1.5f}}, {Wall{-10, 3, 10, 3, -1.0e9f, 1.0f}});
+  Wanderer e;
+  e.radius = 0.5f;
+  e.position = Vec3{-5, 1.5f, 2.4f};
+  e.velocity = Vec3{0, 0, 3};
+  w.step_body(e);
+  CHECK_FALSE(e.hitwall);
+  CHECK(e.position.z == Approx(2.45f));
+}
+
+TEST_CASE("World: a kinematic body is not moved by its velocity", "[world]") {
+  const World w = two_level_world();
+  Wanderer e;
+  e.rigid_kinematic = true;
+  e.position = Vec3{-5, 0, -5};
+  e.velocity = Vec3{5, 5, 5};
+  w.step_body(e);
+  CHECK(e.position == Vec3{-5, 0, -5});
+  CHECK(e.onground);
+}

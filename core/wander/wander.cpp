@@ -1,0 +1,407 @@
+#include "wander/wander.h"
+
+#include <algorithm>
+
+#include "lockstep/core/angle.h"
+
+namespace lockstep::wander {
+
+namespace {
+
+/// Unity's Mathf.Clamp01.
+float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
+
+/// Unity's Mathf.Lerp: a + (b - a) * Clamp01(t).
+float lerp(float a, float b, float t) { return a + (b - a) * clamp01(t); }
+
+/// The yaw that looks from `from` to `to` in the plan; the old yaw when they
+/// coincide (Unity's LookAt keeps the rotation for a zero view vector).
+float look_yaw(Vec3 from, Vec3 to, float old_yaw) {
+  const float dx = to.x - from.x, dz = to.z - from.z;
+  if (dx == 0.0f && dz == 0.0f) return old_yaw;
+  return angle::heading_of(dx, dz);  // y-up world: the plan is (x, z), yaw from +z toward +x
+}
+
+/// supplement StopMoving(state): x/z velocity to zero; the state when not -1.
+void stop_moving(Wanderer& e, int32_t state) {
+  e.velocity.x = 0.0f;
+  e.velocity.z = 0.0f;
+  e.smooth_stopping = false;
+  if (state != -1) e.animstate = state;
+}
+
+int32_t behaviour_code(const std::string& s) { return s == "wander" ? 0 : (s == "setpath" ? 1 : -1); }
+
+int32_t event_code(const std::string& s) {
+  if (s == "impulse") return static_cast<int32_t>(EventKind::Impulse);
+  if (s == "warp") return static_cast<int32_t>(EventKind::Warp);
+  if (s == "set_start") return static_cast<int32_t>(EventKind::SetStart);
+  if (s == "stop_smooth") return static_cast<int32_t>(EventKind::StopSmooth);
+  return -1;
+}
+
+Wanderer make_entity(const EntitySpec& s) {
+  Wanderer e;
+  e.position = s.position;
+  e.startpos = s.position;  // entity.startpos: where it was placed
+  e.yaw = s.yaw;
+  e.moverotater_yaw = s.yaw;
+  e.detect_yaw = s.yaw;
+  e.behaviour = static_cast<Behaviour>(behaviour_code(s.behaviour));
+  e.path = s.path;
+  e.speed = s.speed;
+  e.radius = s.radius;
+  e.frequency = s.frequency;
+  e.radiuslimit = s.radiuslimit;
+  e.wanderradius = s.wanderradius;
+  e.teleportradius = s.teleportradius;
+  e.height = s.height;
+  e.initialheight = s.initialheight;
+  e.walkstate = s.walkstate;
+  e.basestate = s.basestate;
+  e.idlestate = s.idlestate;
+  e.animstate = s.basestate;
+  e.has_detect = s.has_detect;
+  e.returntoheight = s.returntoheight;
+  e.incamera = s.incamera;
+  e.default_behaviour = s.default_behaviour;
+  e.rigid_kinematic = s.kinematic;
+  e.rigid_gravity = s.gravity;
+  // seed 004, SetUp (only if it's the default behavior): actioncooldown = 120 frames.
+  e.actioncooldown = s.default_behaviour ? kSetUpCooldown : s.actioncooldown;
+  return e;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------ scenario
+
+Scenario WanderModel::load_scenario(const Json& j, const JsonReader& r) {
+  Scenario sc;
+  r.read(j, sc, "$");
+  if (sc.model != "wander") r.fail("$.model", "expected \"wander\", got \"" + sc.model + "\"");
+  if (!(sc.physics.gravity >= 0.0f)) r.fail("$.physics.gravity", "expected a number >= 0 (downward)");
+  if (!(sc.physics.step_up >= 0.0f)) r.fail("$.physics.step_up", "expected a number >= 0");
+  for (std::size_t i = 0; i < sc.grounds.size(); ++i) {
+    const auto& g = sc.grounds[i];
+    if (!(g.x0 <= g.x1) || !(g.z0 <= g.z1))
+      r.fail("$.grounds[" + std::to_string(i) + "]", "expected x0 <= x1 and z0 <= z1");
+  }
+  for (std::size_t i = 0; i < sc.walls.size(); ++i) {
+    const auto& w = sc.walls[i];
+    const float dx = w.x1 - w.x0, dz = w.z1 - w.z0;
+    if (!(dx * dx + dz * dz > 0.0f)) r.fail("$.walls[" + std::to_string(i) + "]", "a wall needs two distinct ends");
+    if (!(w.bottom < w.top)) r.fail("$.walls[" + std::to_string(i) + "]", "expected bottom < top");
+  }
+  for (std::size_t i = 0; i < sc.paths.size(); ++i)
+    if (sc.paths[i].empty()) r.fail("$.paths[" + std::to_string(i) + "]", "a path needs at least one node");
+
+  auto check_spec = [&](const EntitySpec& e, const std::string& at) {
+    if (behaviour_code(e.behaviour) < 0)
+      r.fail(at + ".behaviour", "expected \"wander\" or \"setpath\", got \"" + e.behaviour + "\"");
+    if (e.behaviour == "setpath" && (e.path < 0 || static_cast<std::size_t>(e.path) >= sc.paths.size()))
+      r.fail(at + ".path", "a setpath entity needs a path index from 0 to " +
+                               std::to_string(static_cast<long long>(sc.paths.size()) - 1));
+    if (e.path < -1 || (e.path >= 0 && static_cast<std::size_t>(e.path) >= sc.paths.size()))
+      r.fail(at + ".path", "no path " + std::to_string(e.path) + " (the scenario has " +
+                               std::to_string(sc.paths.size()) + ")");
+    if (!(e.radius > 0.0f)) r.fail(at + ".radius", "expected a radius > 0");
+    if (!(e.speed >= 0.0f)) r.fail(at + ".speed", "expected a speed >= 0");
+    if (!(e.frequency > 0.0f)) r.fail(at + ".frequency", "expected a frequency > 0 frames");
+    if (!(e.wanderradius >= 0.0f)) r.fail(at + ".wanderradius", "expected a radius >= 0");
+    if (!(e.teleportradius >= 0.0f)) r.fail(at + ".teleportradius", "expected a radius >= 0");
+  };
+  for (std::size_t i = 0; i < sc.entities.size(); ++i) check_spec(sc.entities[i], "$.entities[" + std::to_string(i) + "]");
+  uint64_t total = sc.entities.size();
+  for (std::size_t i = 0; i < sc.crowds.size(); ++i) {
+    const auto& c = sc.crowds[i];
+    const std::string at = "$.crowds[" + std::to_string(i) + "]";
+    if (!(c.x0 <= c.x1) || !(c.z0 <= c.z1)) r.fail(at, "expected x0 <= x1 and z0 <= z1");
+    check_spec(c.entity, at + ".entity");
+    total += c.count;
+  }
+  if (total > 1'000'000) r.fail("$", "more than 1,000,000 entities (" + std::to_string(total) + ")");
+  for (std::size_t i = 0; i < sc.script.size(); ++i) {
+    const auto& ev = sc.script[i];
+    const std::string at = "$.script[" + std::to_string(i) + "]";
+    if (event_code(ev.kind) < 0)
+      r.fail(at + ".kind", "expected impulse, warp, set_start or stop_smooth, got \"" + ev.kind + "\"");
+    if (ev.entity >= total)
+      r.fail(at + ".entity", "no entity " + std::to_string(ev.entity) + " (the scenario has " + std::to_string(total) + ")");
+  }
+  return sc;
+}
+
+WanderModel::WanderModel(Scenario scenario)
+    : scenario_(std::move(scenario)), world_(scenario_.physics, scenario_.grounds, scenario_.walls) {
+  state_.rng.wander_key = stream_key(scenario_.seed, "wander");
+  for (const auto& s : scenario_.entities) state_.entities.push_back(make_entity(s));
+  for (const auto& c : scenario_.crowds) {
+    // A grid of cols x rows cells, filled row by row; each entity at its cell's centre.
+    uint32_t cols = 1;
+    while (static_cast<uint64_t>(cols) * cols < c.count) ++cols;
+    const uint32_t rows = c.count == 0 ? 0 : (c.count + cols - 1) / cols;
+    for (uint32_t k = 0; k < c.count; ++k) {
+      EntitySpec s = c.entity;
+      const float fx = (static_cast<float>(k % cols) + 0.5f) / static_cast<float>(cols);
+      const float fz = (static_cast<float>(k / cols) + 0.5f) / static_cast<float>(rows);
+      s.position = Vec3{c.x0 + (c.x1 - c.x0) * fx, c.y, c.z0 + (c.z1 - c.z0) * fz};
+      state_.entities.push_back(make_entity(s));
+    }
+  }
+  script_by_tick_ = scenario_.script;
+  std::stable_sort(script_by_tick_.begin(), script_by_tick_.end(),
+                   [](const ScriptEvent& a, const ScriptEvent& b) { return a.tick < b.tick; });
+}
+
+Input WanderModel::scripted_input() const {
+  Input in;
+  auto it = std::lower_bound(script_by_tick_.begin(), script_by_tick_.end(), state_.tick,
+                             [](const ScriptEvent& e, uint64_t t) { return e.tick < t; });
+  for (; it != script_by_tick_.end() && it->tick == state_.tick; ++it)
+    in.events.push_back(Event{it->entity, static_cast<EventKind>(event_code(it->kind)), it->value});
+  return in;
+}
+
+// ------------------------------------------------------------ the seed's operations
+
+float WanderModel::draw_range(std::size_t i, float lo, float hi) {
+  Wanderer& e = state_.entities[i];
+  const uint64_t key = mix64(state_.rng.wander_key + static_cast<uint64_t>(i));
+  return range_float(splitmix_at(key, e.rng_draws++), lo, hi);
+}
+
+void WanderModel::move_towards(Wanderer& e, Vec3 pos, float multiplier, int32_t state, int32_t stopstate,
+                               bool ignore_y) {
+  // supplement MoveTowards: only sets fields; the movement happens in the fixed update.
+  e.forcemultiplier = multiplier;
+  e.forcetarget = pos + normalized(pos - e.position) * kOvershoot;  // a slight overshoot
+  e.forcestop = stopstate;
+  e.forceanim = state;
+  e.ignorey = ignore_y;
+  e.forcemove = true;
+  e.forcetimer = kForceTimerFrames;  // the failsafe of an ordinary NPC
+}
+
+void WanderModel::stop_force_move(Wanderer& e, int32_t targetstate, bool smooth) {
+  // supplement StopForceMove: clears forcemove; not smooth: StopMoving(targetstate).
+  e.forcemove = false;
+  if (!smooth) {
+    stop_moving(e, targetstate);
+  } else {
+    e.smooth_stopping = true;
+    e.smoothstop_state = targetstate;
+  }
+}
+
+bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target) const {
+  // supplement HasGroundAhead(target): the detector first turns to face the target,
+  // then a ray from position + unit(forward) x 2 + up x 0.5 goes down up to 5.0.
+  e.detect_yaw = look_yaw(e.position, target, e.detect_yaw);
+  float fx = 0, fz = 0;
+  angle::dir_of(e.detect_yaw, &fx, &fz);
+  const float ox = e.position.x + fx * kGroundAheadDist;
+  const float oz = e.position.z + fz * kGroundAheadDist;
+  const float oy = e.position.y + kGroundAheadUp;
+  float h = 0;
+  return world_.ray_down(ox, oy, oz, kGroundAheadRay, &h);
+}
+
+void WanderModel::move(Wanderer& e, Vec3 target, float multiplier, int32_t anim) {
+  // supplement Move: face the target; velocity = unit(horizontal direction) x speed x multiplier,
+  // keeping the old vertical velocity when ignorey is set or gravity is on.
+  e.yaw = look_yaw(e.position, target, e.yaw);
+  const Vec3 dir = normalized(Vec3{target.x - e.position.x, 0.0f, target.z - e.position.z});
+  const float vy = (e.ignorey || e.rigid_gravity) ? e.velocity.y : 0.0f;
+  e.velocity = Vec3{dir.x * e.speed * multiplier, vy, dir.z * e.speed * multiplier};
+  e.animstate = anim;
+}
+
+void WanderModel::force_move_update(Wanderer& e) {
+  // supplement StopForceMove(smooth): x/z velocity halves each frame; the state is set once slow.
+  if (e.smooth_stopping) {
+    e.velocity.x *= 0.5f;
+    e.velocity.z *= 0.5f;
+    if (length_xz(e.velocity) <= kSmoothStopSpeed) {
+      e.smooth_stopping = false;
+      if (e.smoothstop_state != -1) e.animstate = e.smoothstop_state;
+    }
+  }
+  if (!e.forcemove) return;
+  // supplement, each fixed update while forcemove is set.
+  const Vec3 d = e.forcetarget - e.position;
+  const float d2 = e.ignorey ? sqr_length_xz(d) : sqr_length(d);
+  if (d2 <= kArriveSqr) {
+    // Complete: forcemove, forcejump and ignorey are cleared, then StopMoving(forcestop).
+    e.forcemove = false;
+    e.forcejump = false;
+    e.ignorey = false;
+    stop_moving(e, e.forcestop);
+    ++counters_.arrived;
+    return;
+  }
+  move(e, e.forcetarget, e.forcemultiplier * clamp01(d2), e.forceanim);
+  // supplement, the failsafe: forcetimer decreases by framestep; when it runs out,
+  // the entity is placed at forcetarget (docs/spec-notes.md: counted only during a force move).
+  e.forcetimer -= kFrameStep;
+  if (e.forcetimer <= 0.0f) {
+    e.position = e.forcetarget;
+    ++counters_.failsafe;
+  }
+}
+
+// ------------------------------------------------------------ seed 004, DoBehavior
+
+void WanderModel::do_wander(std::size_t i) {
+  Wanderer& e = state_.entities[i];
+
+  // "The entity.rigid is unlocked with LockRigid(false) if it was in kinematic or it didn't had gravity."
+  if (e.rigid_kinematic || !e.rigid_gravity) {
+    e.rigid_kinematic = false;
+    e.rigid_gravity = true;
+  }
+  // "If returntoheight is true, entity.height is set to a lerp ... with a factor of 0.1"
+  if (e.returntoheight) e.height = lerp(e.height, e.initialheight, kReturnHeightLerp);
+
+  // The early exit: in a forcemove and hitwall, or not onground, or detect present and no ground ahead.
+  if (e.forcemove) {
+    bool stop = false;
+    if (e.hitwall) {
+      stop = true;
+      ++counters_.early_exit_hitwall;
+    } else if (!e.onground) {
+      stop = true;
+      ++counters_.early_exit_airborne;
+    } else if (e.has_detect && !has_ground_ahead(e, e.forcetarget)) {
+      stop = true;
+      ++counters_.early_exit_no_ground;
+    }
+    if (stop) {
+      stop_force_move(e, e.basestate);
+      return;
+    }
+  }
+
+  if (e.actioncooldown <= 0.0f) {
+    // Branch 1, actioncooldown expired: the main wandering logic.
+    // "1/3 of a random one between (-wanderradius, 0.5, -wanderradius) and (wanderradius, 0.5, wanderradius)"
+    const float rx = draw_range(i, -e.wanderradius, e.wanderradius);
+    const float rz = draw_range(i, -e.wanderradius, e.wanderradius);
+    const Vec3 target = e.startpos + Vec3{rx, 0.5f, rz} / 3.0f;
+    // "the entity.moverotater is set to look at it regardless if it's accepted or not"
+    e.moverotater_yaw = look_yaw(e.position, target, e.moverotater_yaw);
+    if (distance(target, e.position) < e.radiuslimit) {
+      move_towards(e, target, 1.0f, e.walkstate, e.basestate, /*ignore_y=*/true);
+      e.detect_yaw = look_yaw(e.position, target, e.detect_yaw);
+      e.actioncooldown = draw_range(i, e.frequency / 3.0f, e.frequency);
+      e.maxtries = 0;
+      ++counters_.wander_accepted;
+    } else {
+      ++e.trycount;
+      ++counters_.wander_refused;
+      if (e.trycount >= kTriesPerRound) {
+        e.actioncooldown = draw_range(i, e.frequency / 3.0f, e.frequency);
+        e.trycount = 0;
+        ++e.maxtries;
+        ++counters_.rounds_exhausted;
+      }
+    }
+  } else if (e.maxtries == kReturnHomeTries) {
+    // Branch 2: walk back to startpos ignoring y at 0.3, walkstate and basestate; maxtries = 11.
+    move_towards(e, e.startpos, 0.3f, e.walkstate, e.basestate, /*ignore_y=*/true);
+    e.maxtries = kReturnHomeTries + 1;
+    ++counters_.return_home;
+  } else if (distance(e.startpos, e.position) > e.teleportradius || e.maxtries >= kTeleportTries) {
+    // Branch 3: too far or too many failed wanders: warp home.
+    if (e.incamera) ++e.smoke_played;  // DeathSmoke here
+    e.position = e.startpos;
+    e.velocity = Vec3{};
+    if (e.incamera) ++e.smoke_played;  // and again at the new place
+    e.maxtries = 0;
+    e.actioncooldown = kTeleportCooldown;
+    ++counters_.teleport;
+  } else if (e.forcemove) {
+    // Branch 4: stop when walkcooldown > 60 and the x/z speed is under half the speed.
+    if (e.walkcooldown > kMinWalkFrames && length_xz(e.velocity) < e.speed / 2.0f) {
+      stop_force_move(e);
+      ++counters_.stop_slow;
+    }
+    e.walkcooldown += kFrameStep;
+  } else {
+    // No branch: wait before the next wander.
+    e.walkcooldown = 0.0f;
+    e.trycount = 0;
+    e.actioncooldown -= kFrameStep;
+    stop_force_move(e);
+    ++counters_.idle;
+  }
+}
+
+// ------------------------------------------------------------ supplement, SetPath
+
+void WanderModel::do_setpath(std::size_t i) {
+  Wanderer& e = state_.entities[i];
+  if (e.path < 0) return;
+  const auto& nodes = scenario_.paths[static_cast<std::size_t>(e.path)];
+  // Works only with no force move, no wall hit, and a non-empty vectordata list.
+  if (e.forcemove || e.hitwall || nodes.empty()) return;
+  if (e.actioncooldown <= 0.0f) {
+    // currentmode advances when within squared distance 0.375 of the node, wrapping to 0.
+    if (e.currentmode < 0 || static_cast<std::size_t>(e.currentmode) >= nodes.size()) e.currentmode = 0;
+    if (sqr_length(nodes[static_cast<std::size_t>(e.currentmode)] - e.position) <= kPathNodeSqr)
+      e.currentmode = static_cast<std::size_t>(e.currentmode) + 1 >= nodes.size() ? 0 : e.currentmode + 1;
+    move_towards(e, nodes[static_cast<std::size_t>(e.currentmode)], 1.0f, e.walkstate, e.idlestate, false);
+    e.actioncooldown = e.frequency;
+    ++counters_.setpath_moves;
+  } else {
+    e.actioncooldown -= kFrameStep;
+  }
+}
+
+// ------------------------------------------------------------ the tick
+
+void WanderModel::step(const Input& input) {
+  auto& ents = state_.entities;
+  // Validate the whole input before applying any of it.
+  for (std::size_t k = 0; k < input.events.size(); ++k) {
+    const auto& ev = input.events[k];
+    if (ev.entity >= ents.size())
+      throw InputError("input", "tick " + std::to_string(state_.tick) + ", events[" + std::to_string(k) + "].entity",
+                       "no entity " + std::to_string(ev.entity) + " (the world has " + std::to_string(ents.size()) + ")");
+    const auto kind = static_cast<int32_t>(ev.kind);
+    if (kind < 0 || kind > 3)
+      throw InputError("input", "tick " + std::to_string(state_.tick) + ", events[" + std::to_string(k) + "].kind",
+                       "unknown event kind " + std::to_string(kind));
+  }
+  // 1. Input events, in order.
+  for (const auto& ev : input.events) {
+    Wanderer& e = ents[ev.entity];
+    switch (ev.kind) {
+      case EventKind::Impulse: e.velocity = e.velocity + ev.value; break;
+      case EventKind::Warp:
+        e.position = ev.value;
+        e.velocity = Vec3{};
+        break;
+      case EventKind::SetStart: e.startpos = ev.value; break;
+      case EventKind::StopSmooth: stop_force_move(e, -1, true); break;
+    }
+  }
+  // 2. Behaviours, by index.
+  for (std::size_t i = 0; i < ents.size(); ++i) {
+    if (ents[i].behaviour == Behaviour::SetPath)
+      do_setpath(i);
+    else
+      do_wander(i);
+  }
+  // 3. Force-move updates.
+  for (auto& e : ents) force_move_update(e);
+  // 4. Physics.
+  for (auto& e : ents) {
+    world_.step_body(e);
+    if (e.hitwall) ++counters_.wall_hits;
+  }
+  // 5. The clock.
+  ++state_.tick;
+}
+
+}  // namespace lockstep::wander

@@ -1,0 +1,448 @@
+// The `wander` model: an RPG NPC's Wander action behaviour (seed 004 and
+// ../shared/seeds/004-supplement.md) over a small deterministic kinematic
+// world (docs/wander-world.md). One tick is one frame: 1.0 framestep = 1/60 s.
+//
+// Order of one tick (docs/wander-world.md, "The tick"):
+//   1. the tick's input events, in order;
+//   2. each entity's behaviour (Wander's DoBehavior or SetPath), by index;
+//   3. each entity's force-move update (supplement: "Each fixed update");
+//   4. each entity's physics (gravity, walls, ground), by index;
+//   5. the tick counter.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lockstep/core/json_load.h"
+#include "lockstep/core/reflect.h"
+#include "lockstep/core/rng.h"
+#include "lockstep/core/vec.h"
+
+namespace lockstep::wander {
+
+/// seed 004 supplement: "1.0 framestep = 1/60 s"; all cooldowns count frames.
+inline constexpr float kFrameStep = 1.0f;
+inline constexpr float kDt = 1.0f / 60.0f;  ///< seconds per frame, for the physics
+
+// seed 004, SetUp: the actioncooldown of a default behaviour starts at 120 frames.
+inline constexpr float kSetUpCooldown = 120.0f;
+// seed 004, main logic: trycount reaching 50 ends a round of refused tries.
+inline constexpr int32_t kTriesPerRound = 50;
+// seed 004, branches 2 and 3: maxtries exactly 10 walks home; 20 or more teleports.
+inline constexpr int32_t kReturnHomeTries = 10;
+inline constexpr int32_t kTeleportTries = 20;
+// seed 004, teleport branch: actioncooldown = 100.
+inline constexpr float kTeleportCooldown = 100.0f;
+// seed 004, force-move branch: stop after walkcooldown > 60 when slower than half the speed.
+inline constexpr float kMinWalkFrames = 60.0f;
+// supplement, MoveTowards: overshoot 0.4, arrival at d2 <= 0.3, failsafe 500 frames.
+inline constexpr float kOvershoot = 0.4f;
+inline constexpr float kArriveSqr = 0.3f;
+inline constexpr float kForceTimerFrames = 500.0f;
+// supplement, Move: speed defaults to 5.0 units per second.
+inline constexpr float kDefaultSpeed = 5.0f;
+// supplement, HasGroundAhead: 2 ahead, 0.5 up, a 5.0 ray down.
+inline constexpr float kGroundAheadDist = 2.0f;
+inline constexpr float kGroundAheadUp = 0.5f;
+inline constexpr float kGroundAheadRay = 5.0f;
+// supplement, StopForceMove smooth: stop once the speed is <= 0.1.
+inline constexpr float kSmoothStopSpeed = 0.1f;
+// supplement, SetPath: a node counts as reached within squared distance 0.375.
+inline constexpr float kPathNodeSqr = 0.375f;
+// seed 004, returntoheight: lerp factor 0.1.
+inline constexpr float kReturnHeightLerp = 0.1f;
+
+enum class Behaviour : int32_t { Wander = 0, SetPath = 1 };
+
+/// One NPC entity: its body, its force move and its behaviour's data.
+/// Field names follow the game's (entity.forcemove, entity.actioncooldown, ...).
+struct Wanderer {
+  // Body (entity.transform, entity.rigid)
+  Vec3 position;      ///< units; y up
+  Vec3 velocity;      ///< entity.rigid velocity, units/s
+  Vec3 startpos;      ///< entity.startpos: home
+  Vec3 forcetarget;   ///< supplement MoveTowards: pos + unit(pos - position) x 0.4
+  float yaw = 0;      ///< facing, rad, from +z toward +x (clockwise from above)
+  float speed = kDefaultSpeed;  ///< entity.speed, units/s
+  float radius = 0.35f;         ///< body radius for walls, units [> 0]
+  float height = 0;             ///< entity.height
+  float initialheight = 0;      ///< entity.initialheight
+  float forcemultiplier = 1;    ///< supplement MoveTowards
+  float forcetimer = 0;         ///< supplement failsafe, frames
+  float actioncooldown = 0;     ///< frames
+  float walkcooldown = 0;       ///< frames
+  float frequency = 180;        ///< seed 004: the maximum wait in frames; the minimum is a third
+  float radiuslimit = 10;       ///< seed 004: max distance of a wander target from the current position
+  float wanderradius = 15;      ///< seed 004: x/z radius round startpos (the target is a third of it)
+  float teleportradius = 30;    ///< seed 004: beyond this from startpos, warp home
+  float moverotater_yaw = 0;    ///< entity.moverotater: looks at each drawn target, rad
+  float detect_yaw = 0;         ///< entity.detect: looks at accepted targets and HasGroundAhead's, rad
+  int32_t forcestop = -1;       ///< supplement MoveTowards: state at the end of the move
+  int32_t forceanim = 0;        ///< supplement MoveTowards: state during the move
+  int32_t animstate = 0;        ///< the entity's animation state
+  int32_t walkstate = 1;        ///< entity.walkstate
+  int32_t basestate = 0;        ///< entity.basestate
+  int32_t idlestate = 0;        ///< SetPath's stop state
+  int32_t smoothstop_state = -1;  ///< supplement StopForceMove(smooth): state to set once slow
+  int32_t trycount = 0;         ///< seed 004: refused tries this round
+  int32_t maxtries = 0;         ///< seed 004: rounds of refused tries
+  int32_t currentmode = 0;      ///< SetPath: index of the node
+  int32_t path = -1;            ///< SetPath: index into the scenario's paths, -1 none
+  Behaviour behaviour = Behaviour::Wander;
+  uint32_t rng_draws = 0;       ///< draws made from this entity's RNG stream
+  uint32_t smoke_played = 0;    ///< DeathSmoke effects played (teleport, in camera)
+  bool onground = false;        ///< set by the physics
+  bool hitwall = false;         ///< set by the physics: moved into a wall this frame
+  bool forcemove = false;       ///< supplement MoveTowards
+  bool forcejump = false;
+  bool ignorey = false;
+  bool rigid_kinematic = false;
+  bool rigid_gravity = true;
+  bool has_detect = true;       ///< entity.detect is present
+  bool returntoheight = false;
+  bool incamera = false;
+  bool default_behaviour = true;  ///< seed 004 SetUp applies only to the default behaviour
+  bool smooth_stopping = false;
+
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"position"}, s.position);
+    v(FieldInfo{"velocity"}, s.velocity);
+    v(FieldInfo{"startpos"}, s.startpos);
+    v(FieldInfo{"forcetarget"}, s.forcetarget);
+    v(FieldInfo{"yaw"}, s.yaw);
+    v(FieldInfo{"speed"}, s.speed);
+    v(FieldInfo{"radius"}, s.radius);
+    v(FieldInfo{"height"}, s.height);
+    v(FieldInfo{"initialheight"}, s.initialheight);
+    v(FieldInfo{"forcemultiplier"}, s.forcemultiplier);
+    v(FieldInfo{"forcetimer"}, s.forcetimer);
+    v(FieldInfo{"actioncooldown"}, s.actioncooldown);
+    v(FieldInfo{"walkcooldown"}, s.walkcooldown);
+    v(FieldInfo{"frequency"}, s.frequency);
+    v(FieldInfo{"radiuslimit"}, s.radiuslimit);
+    v(FieldInfo{"wanderradius"}, s.wanderradius);
+    v(FieldInfo{"teleportradius"}, s.teleportradius);
+    v(FieldInfo{"moverotater_yaw"}, s.moverotater_yaw);
+    v(FieldInfo{"detect_yaw"}, s.detect_yaw);
+    v(FieldInfo{"forcestop"}, s.forcestop);
+    v(FieldInfo{"forceanim"}, s.forceanim);
+    v(FieldInfo{"animstate"}, s.animstate);
+    v(FieldInfo{"walkstate"}, s.walkstate);
+    v(FieldInfo{"basestate"}, s.basestate);
+    v(FieldInfo{"idlestate"}, s.idlestate);
+    v(FieldInfo{"smoothstop_state"}, s.smoothstop_state);
+    v(FieldInfo{"trycount"}, s.trycount);
+    v(FieldInfo{"maxtries"}, s.maxtries);
+    v(FieldInfo{"currentmode"}, s.currentmode);
+    v(FieldInfo{"path"}, s.path);
+    v(FieldInfo{"behaviour"}, s.behaviour);
+    v(FieldInfo{"rng_draws"}, s.rng_draws);
+    v(FieldInfo{"smoke_played"}, s.smoke_played);
+    v(FieldInfo{"onground"}, s.onground);
+    v(FieldInfo{"hitwall"}, s.hitwall);
+    v(FieldInfo{"forcemove"}, s.forcemove);
+    v(FieldInfo{"forcejump"}, s.forcejump);
+    v(FieldInfo{"ignorey"}, s.ignorey);
+    v(FieldInfo{"rigid_kinematic"}, s.rigid_kinematic);
+    v(FieldInfo{"rigid_gravity"}, s.rigid_gravity);
+    v(FieldInfo{"has_detect"}, s.has_detect);
+    v(FieldInfo{"returntoheight"}, s.returntoheight);
+    v(FieldInfo{"incamera"}, s.incamera);
+    v(FieldInfo{"default_behaviour"}, s.default_behaviour);
+    v(FieldInfo{"smooth_stopping"}, s.smooth_stopping);
+  }
+};
+
+/// The world's random streams (rng.h). Each entity draws from its own
+/// counter-based stream: key mix64(wander_key + index), counter rng_draws.
+struct Rng {
+  uint64_t wander_key = 0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"wander_key"}, s.wander_key);
+  }
+};
+
+/// The whole state. Subsystems (one hash each) are its top-level fields.
+struct State {
+  uint64_t tick = 0;
+  Rng rng;
+  std::vector<Wanderer> entities;
+
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"tick"}, s.tick);
+    v(FieldInfo{"rng"}, s.rng);
+    v(FieldInfo{"entities"}, s.entities);
+  }
+};
+
+// ---------------------------------------------------------------- inputs
+
+enum class EventKind : int32_t {
+  Impulse = 0,     ///< velocity += value
+  Warp = 1,        ///< position = value, velocity = 0 (a knock-back, a script's placement)
+  SetStart = 2,    ///< startpos = value
+  StopSmooth = 3,  ///< StopForceMove(-1, smooth = true) (supplement)
+};
+
+struct Event {
+  uint32_t entity = 0;
+  EventKind kind = EventKind::Impulse;
+  Vec3 value;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"entity"}, s.entity);
+    v(FieldInfo{"kind"}, s.kind);
+    v(FieldInfo{"value"}, s.value);
+  }
+};
+
+/// One tick's input: external events, applied in order before the behaviours.
+struct Input {
+  std::vector<Event> events;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"events"}, s.events);
+  }
+};
+
+// ---------------------------------------------------------------- scenario
+
+/// A walkable top surface: the rectangle [x0, x1] x [z0, z1] at `height`.
+struct Ground {
+  float x0 = 0, z0 = 0, x1 = 0, z1 = 0, height = 0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"x0"}, s.x0);
+    v(FieldInfo{"z0"}, s.z0);
+    v(FieldInfo{"x1"}, s.x1);
+    v(FieldInfo{"z1"}, s.z1);
+    v(FieldInfo{"height"}, s.height);
+  }
+};
+
+/// A vertical wall: the segment (x0, z0)-(x1, z1), solid for bodies whose
+/// feet are at bottom <= y < top.
+struct Wall {
+  float x0 = 0, z0 = 0, x1 = 0, z1 = 0;
+  float bottom = -1.0e9f, top = 1.0e9f;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"x0"}, s.x0);
+    v(FieldInfo{"z0"}, s.z0);
+    v(FieldInfo{"x1"}, s.x1);
+    v(FieldInfo{"z1"}, s.z1);
+    v(FieldInfo{"bottom"}, s.bottom);
+    v(FieldInfo{"top"}, s.top);
+  }
+};
+
+struct Physics {
+  float gravity = 9.81f;  ///< units/s^2, downward
+  float step_up = 0.3f;   ///< a body steps onto ground at most this much higher
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"gravity"}, s.gravity);
+    v(FieldInfo{"step_up"}, s.step_up);
+  }
+};
+
+/// One entity as a scenario places it.
+struct EntitySpec {
+  Vec3 position;
+  float yaw = 0;
+  std::string behaviour = "wander";  ///< "wander" or "setpath"
+  int32_t path = -1;                 ///< setpath: index into `paths`
+  float speed = kDefaultSpeed;
+  float radius = 0.35f;
+  float frequency = 180;
+  float radiuslimit = 10;
+  float wanderradius = 15;
+  float teleportradius = 30;
+  float actioncooldown = 0;  ///< start value when not the default behaviour
+  float height = 0;
+  float initialheight = 0;
+  int32_t walkstate = 1, basestate = 0, idlestate = 0;
+  bool has_detect = true;
+  bool returntoheight = false;
+  bool incamera = false;
+  bool default_behaviour = true;
+  bool kinematic = false;
+  bool gravity = true;
+
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"position"}, s.position);
+    v(FieldInfo{"yaw"}, s.yaw);
+    v(FieldInfo{"behaviour"}, s.behaviour);
+    v(FieldInfo{"path"}, s.path);
+    v(FieldInfo{"speed"}, s.speed);
+    v(FieldInfo{"radius"}, s.radius);
+    v(FieldInfo{"frequency"}, s.frequency);
+    v(FieldInfo{"radiuslimit"}, s.radiuslimit);
+    v(FieldInfo{"wanderradius"}, s.wanderradius);
+    v(FieldInfo{"teleportradius"}, s.teleportradius);
+    v(FieldInfo{"actioncooldown"}, s.actioncooldown);
+    v(FieldInfo{"height"}, s.height);
+    v(FieldInfo{"initialheight"}, s.initialheight);
+    v(FieldInfo{"walkstate"}, s.walkstate);
+    v(FieldInfo{"basestate"}, s.basestate);
+    v(FieldInfo{"idlestate"}, s.idlestate);
+    v(FieldInfo{"has_detect"}, s.has_detect);
+    v(FieldInfo{"returntoheight"}, s.returntoheight);
+    v(FieldInfo{"incamera"}, s.incamera);
+    v(FieldInfo{"default_behaviour"}, s.default_behaviour);
+    v(FieldInfo{"kinematic"}, s.kinematic);
+    v(FieldInfo{"gravity"}, s.gravity);
+  }
+};
+
+/// `count` copies of `entity` on a grid over [x0, x1] x [z0, z1] at height y,
+/// row by row from (x0, z0); `entity.position` is replaced.
+struct Crowd {
+  uint32_t count = 0;
+  float x0 = 0, z0 = 0, x1 = 0, z1 = 0, y = 0;
+  EntitySpec entity;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"count"}, s.count);
+    v(FieldInfo{"x0"}, s.x0);
+    v(FieldInfo{"z0"}, s.z0);
+    v(FieldInfo{"x1"}, s.x1);
+    v(FieldInfo{"z1"}, s.z1);
+    v(FieldInfo{"y"}, s.y);
+    v(FieldInfo{"entity"}, s.entity);
+  }
+};
+
+/// An input event the scenario itself schedules.
+struct ScriptEvent {
+  uint64_t tick = 0;
+  uint32_t entity = 0;
+  std::string kind = "impulse";  ///< impulse | warp | set_start | stop_smooth
+  Vec3 value;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"tick"}, s.tick);
+    v(FieldInfo{"entity"}, s.entity);
+    v(FieldInfo{"kind"}, s.kind);
+    v(FieldInfo{"value"}, s.value);
+  }
+};
+
+struct Scenario {
+  std::string model = "wander";
+  std::string name;
+  std::string description;
+  uint64_t seed = 1;
+  uint64_t ticks = 3600;  ///< the default run length
+  Physics physics;
+  std::vector<Ground> grounds;
+  std::vector<Wall> walls;
+  std::vector<std::vector<Vec3>> paths;  ///< SetPath's vectordata lists
+  std::vector<EntitySpec> entities;
+  std::vector<Crowd> crowds;  ///< placed after `entities`, in order
+  std::vector<ScriptEvent> script;
+
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"model"}, s.model);
+    v(FieldInfo{"name"}, s.name);
+    v(FieldInfo{"description"}, s.description);
+    v(FieldInfo{"seed"}, s.seed);
+    v(FieldInfo{"ticks"}, s.ticks);
+    v(FieldInfo{"physics"}, s.physics);
+    v(FieldInfo{"grounds"}, s.grounds);
+    v(FieldInfo{"walls"}, s.walls);
+    v(FieldInfo{"paths"}, s.paths);
+    v(FieldInfo{"entities"}, s.entities);
+    v(FieldInfo{"crowds"}, s.crowds);
+    v(FieldInfo{"script"}, s.script);
+  }
+};
+
+/// Counts of what the behaviours did (diagnostics for tests and tools; not
+/// state, not hashed).
+struct Counters {
+  uint64_t early_exit_hitwall = 0, early_exit_airborne = 0, early_exit_no_ground = 0;
+  uint64_t wander_accepted = 0, wander_refused = 0, rounds_exhausted = 0;
+  uint64_t return_home = 0, teleport = 0, stop_slow = 0, idle = 0;
+  uint64_t arrived = 0, failsafe = 0, setpath_moves = 0, wall_hits = 0;
+};
+
+/// The world: ground and wall geometry, ray casts and the body physics.
+class World {
+ public:
+  World() = default;
+  World(const Physics& p, std::vector<Ground> g, std::vector<Wall> w)
+      : physics_(p), grounds_(std::move(g)), walls_(std::move(w)) {}
+
+  /// The height of the highest ground containing (x, z) whose top lies in
+  /// [y - max_len, y]: a ray cast straight down from (x, y, z). False when none.
+  bool ray_down(float x, float y, float z, float max_len, float* hit_height) const;
+
+  /// One frame of a body: gravity, integration, walls, ground (docs/wander-world.md).
+  void step_body(Wanderer& e) const;
+
+ private:
+  Physics physics_;
+  std::vector<Ground> grounds_;
+  std::vector<Wall> walls_;
+};
+
+class WanderModel {
+ public:
+  using Scenario = wander::Scenario;
+  using Input = wander::Input;
+  using State = wander::State;
+  static constexpr std::string_view kName = "wander";
+  static constexpr uint32_t kVersion = 1;
+  static constexpr uint32_t kTickRateHz = 60;
+
+  /// Read and validate a scenario; errors name the JSON path.
+  static Scenario load_scenario(const Json& j, const JsonReader& reader);
+
+  explicit WanderModel(Scenario scenario);
+
+  void step(const Input& input);
+  Input scripted_input() const;
+  uint64_t tick() const { return state_.tick; }
+  const State& state() const { return state_; }
+  void set_state(const State& s) { state_ = s; }
+  /// Direct access for tests that set up a situation field by field.
+  State& mutable_state() { return state_; }
+  const Scenario& scenario() const { return scenario_; }
+  const World& world() const { return world_; }
+  const Counters& counters() const { return counters_; }
+
+  // The seed's operations, public so tests can drive them one by one.
+  /// supplement MoveTowards(pos, multiplier, state, stopstate, ignore_y).
+  static void move_towards(Wanderer& e, Vec3 pos, float multiplier, int32_t state, int32_t stopstate, bool ignore_y);
+  /// supplement StopForceMove(targetstate, smooth).
+  static void stop_force_move(Wanderer& e, int32_t targetstate = -1, bool smooth = false);
+  /// supplement HasGroundAhead(target): turns the detector to the target first.
+  bool has_ground_ahead(Wanderer& e, Vec3 target) const;
+  /// supplement Move(target, multiplier, anim).
+  static void move(Wanderer& e, Vec3 target, float multiplier, int32_t anim);
+  /// supplement: one fixed update of the force move, the failsafe and a smooth stop.
+  void force_move_update(Wanderer& e);
+  /// seed 004 DoBehavior for entity i.
+  void do_wander(std::size_t i);
+  /// supplement SetPath for entity i.
+  void do_setpath(std::size_t i);
+
+ private:
+  float draw_range(std::size_t i, float lo, float hi);
+
+  Scenario scenario_;
+  World world_;
+  State state_;
+  Counters counters_;
+  std::vector<ScriptEvent> script_by_tick_;  ///< the script, stably sorted by tick
+};
+
+}  // namespace lockstep::wander

@@ -1,0 +1,84 @@
+// The wander model's kinematic world (docs/wander-world.md).
+#include "wander/wander.h"
+
+namespace lockstep::wander {
+
+bool World::ray_down(float x, float y, float z, float max_len, float* hit_height) const {
+  // The first hit going down is the highest top at or below the origin; it
+  // counts when it lies within the ray's length. Grounds are scanned in their
+  // listed order; equal heights are the same hit.
+  bool found = false;
+  float best = 0.0f;
+  for (const Ground& g : grounds_) {
+    if (x < g.x0 || x > g.x1 || z < g.z0 || z > g.z1) continue;
+    if (g.height > y || g.height < y - max_len) continue;
+    if (!found || g.height > best) {
+      best = g.height;
+      found = true;
+    }
+  }
+  if (found) *hit_height = best;
+  return found;
+}
+
+void World::step_body(Wanderer& e) const {
+  e.hitwall = false;
+  if (e.rigid_kinematic) {
+    // A kinematic body is not moved by its velocity; it still knows its ground.
+    float gh = 0.0f;
+    e.onground = ray_down(e.position.x, e.position.y + physics_.step_up, e.position.z, physics_.step_up + 0.01f, &gh);
+    return;
+  }
+  // Gravity, then explicit Euler integration of the position.
+  if (e.rigid_gravity) e.velocity.y = e.velocity.y - physics_.gravity * kDt;
+  const float prev_y = e.position.y;
+  e.position = e.position + e.velocity * kDt;
+
+  // Walls: push the body's circle out of each wall in listed order. The wall
+  // is "hit" only when the body was moving into it (a resting contact is not).
+  const float r = e.radius;
+  for (const Wall& w : walls_) {
+    if (!(e.position.y >= w.bottom && e.position.y < w.top)) continue;
+    const float abx = w.x1 - w.x0, abz = w.z1 - w.z0;
+    const float len2 = abx * abx + abz * abz;
+    float t = ((e.position.x - w.x0) * abx + (e.position.z - w.z0) * abz) / len2;
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    const float cx = w.x0 + abx * t, cz = w.z0 + abz * t;
+    const float dx = e.position.x - cx, dz = e.position.z - cz;
+    const float d2 = dx * dx + dz * dz;
+    if (d2 >= r * r) continue;
+    float nx = 0.0f, nz = 0.0f;
+    const float d = dmath::sqrt(d2);
+    if (d > 0.0f) {
+      nx = dx / d;
+      nz = dz / d;
+    } else {
+      // Centre exactly on the wall line: out to the wall's left side.
+      const float len = dmath::sqrt(len2);
+      nx = -abz / len;
+      nz = abx / len;
+    }
+    e.position.x = cx + nx * r;
+    e.position.z = cz + nz * r;
+    const float vn = e.velocity.x * nx + e.velocity.z * nz;
+    if (vn < 0.0f) {
+      e.velocity.x = e.velocity.x - nx * vn;
+      e.velocity.z = e.velocity.z - nz * vn;
+      e.hitwall = true;
+    }
+  }
+
+  // Ground: the ray from above the higher of the old and new feet, so a body
+  // steps up at most step_up and never falls through a top it passed.
+  const float oy = (prev_y > e.position.y ? prev_y : e.position.y) + physics_.step_up;
+  float gh = 0.0f;
+  if (ray_down(e.position.x, oy, e.position.z, 1.0e9f, &gh) && e.position.y <= gh) {
+    e.position.y = gh;
+    if (e.velocity.y < 0.0f) e.velocity.y = 0.0f;
+    e.onground = true;
+  } else {
+    e.onground = false;
+  }
+}
+
+}  // namespace lockstep::wander
