@@ -265,3 +265,16 @@ TEST_CASE("A missing file is an input error naming the file", "[json]") {
   CHECK_THROWS_WITH(parse_json_file("/nonexistent/scenario.json"),
                     "/nonexistent/scenario.json: cannot open the file for reading");
 }
+
+TEST_CASE("XXH3 gives the same hash on every code path this CPU has", "[hash]") {
+  INFO("implementation: " << hash_implementation());
+  std::vector<unsigned char> data(70000);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<unsigned char>((i * 131) ^ (i >> 7));
+  for (std::size_t n : {0u, 1u, 16u, 17u, 128u, 129u, 240u, 241u, 1024u, 1025u, 4096u, 65536u, 70000u}) {
+    INFO("bytes " << n);
+    CHECK(xxh3(data.data(), n) == xxh3_portable(data.data(), n));
+    Hasher h;
+    h.bytes(data.data(), n);
+    CHECK(h.digest() == xxh3_portable(data.data(), n));
+  }
+}

@@ -39,6 +39,11 @@ void World::step_body(Wanderer& e) const {
   const float r = e.radius;
   for (const Wall& w : walls_) {
     if (!(e.position.y >= w.bottom && e.position.y < w.top)) continue;
+    // A body farther than r from the segment's bounding box cannot touch it:
+    // skipping it changes no result, only the time.
+    const float bx0 = w.x0 < w.x1 ? w.x0 : w.x1, bx1 = w.x0 < w.x1 ? w.x1 : w.x0;
+    const float bz0 = w.z0 < w.z1 ? w.z0 : w.z1, bz1 = w.z0 < w.z1 ? w.z1 : w.z0;
+    if (e.position.x < bx0 - r || e.position.x > bx1 + r || e.position.z < bz0 - r || e.position.z > bz1 + r) continue;
     const float abx = w.x1 - w.x0, abz = w.z1 - w.z0;
     const float len2 = abx * abx + abz * abz;
     float t = ((e.position.x - w.x0) * abx + (e.position.z - w.z0) * abz) / len2;

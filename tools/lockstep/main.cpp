@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
   run->add_flag("--json", json, "Print {\"ticks\":N,\"final_hash\":\"...\"} for tools");
   run->footer(
       "\nExample:\n  lockstep run fixtures/wander/yard.json --ticks 3600\n"
-      "The final hash is XXH3-64 over the subsystem hashes (docs/format.md); two runs, builds or\n"
+      "The final hash is XXH3-64 over the subsystem hashes (docs/architecture.md); two runs, builds or\n"
       "machines that print the same hash computed the same state, bit for bit.");
 
   try {

@@ -2,7 +2,7 @@
 //
 // Paths look like `entities[3].velocity.x`. "First" divergent field means
 // first in listing order: top-level fields in their listing order, arrays and
-// vectors by index, each struct's fields in its listing order (docs/format.md).
+// vectors by index, each struct's fields in its listing order (docs/architecture.md).
 #pragma once
 
 #include <cmath>

@@ -9,7 +9,7 @@
 //   std::vector     u32 length, then the elements in order
 //   struct          its fields in listing order, no padding
 // The hash of a state is not the hash of its memory: padding, layout and
-// host endianness never enter it (docs/format.md). Structs whose memory is
+// host endianness never enter it (docs/architecture.md). Structs whose memory is
 // already canonical take a block fast path with identical results.
 #pragma once
 
@@ -70,6 +70,10 @@ class Hasher {
 
 /// One-shot XXH3-64 of a byte range.
 uint64_t xxh3(const void* data, std::size_t n);
+/// The same through the portable code path (tests compare the two).
+uint64_t xxh3_portable(const void* data, std::size_t n);
+/// Which code path XXH3 runs on this CPU: "avx2" or "portable".
+const char* hash_implementation();
 
 /// Write the canonical encoding of `v` into any sink with bytes()/u8()/le().
 template <class Sink, class T>
