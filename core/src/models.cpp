@@ -9,24 +9,19 @@ namespace lockstep {
 
 namespace {
 
-using Factory = std::function<std::unique_ptr<Model>(const Json&, const std::string&)>;
-
-template <ModelType M>
-std::unique_ptr<Model> make(const Json& j, const std::string& source) {
-  JsonReader reader(source);
-  typename M::Scenario sc = M::load_scenario(j, reader);
-  return std::make_unique<ModelAdapter<M>>(M(std::move(sc)), j.dump());
-}
+using Factory = ModelFactory;
 
 // An ordered map: listing order is stable (no iteration over unordered containers).
-const std::map<std::string, Factory>& registry() {
-  static const std::map<std::string, Factory> r = {
-      {"wander", &make<wander::WanderModel>},
+std::map<std::string, Factory>& registry() {
+  static std::map<std::string, Factory> r = {
+      {"wander", &make_model_of<wander::WanderModel>},
   };
   return r;
 }
 
 }  // namespace
+
+void register_model(const std::string& name, ModelFactory factory) { registry()[name] = std::move(factory); }
 
 std::unique_ptr<Model> make_model(const Json& scenario, const std::string& source) {
   if (!scenario.is_object()) throw InputError(source, "$", "expected a scenario object, got " + json_kind(scenario));

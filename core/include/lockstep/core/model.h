@@ -15,6 +15,7 @@
 #pragma once
 
 #include <concepts>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -130,6 +131,23 @@ class ModelAdapter final : public Model {
   M m_;
   std::string scenario_json_;
 };
+
+using ModelFactory = std::function<std::unique_ptr<Model>(const Json& scenario, const std::string& source)>;
+
+/// The factory for a model type: load and validate the scenario, build the model.
+template <ModelType M>
+std::unique_ptr<Model> make_model_of(const Json& j, const std::string& source) {
+  JsonReader reader(source);
+  typename M::Scenario sc = M::load_scenario(j, reader);
+  return std::make_unique<ModelAdapter<M>>(M(std::move(sc)), j.dump());
+}
+
+/// Plug in a model (your own game): scenarios whose "model" key is `name` make it.
+void register_model(const std::string& name, ModelFactory factory);
+template <ModelType M>
+void register_model_type() {
+  register_model(std::string(M::kName), &make_model_of<M>);
+}
 
 /// Make a model from a parsed scenario (its "model" key picks the kind).
 std::unique_ptr<Model> make_model(const Json& scenario, const std::string& source);

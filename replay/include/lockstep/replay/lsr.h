@@ -1,0 +1,262 @@
+// The recording format (.lsr), specified byte by byte in docs/format.md.
+//
+// A recording is a sequence of zstd frames, so the stock `zstd -t` checks it
+// and `zstd -dc` prints its raw tick stream:
+//   1. a skippable frame (magic 0x184D2A50) with the header: format version,
+//      model, the embedded scenario, the build that made it, tick rate, seed;
+//   2. chunks: each one standard zstd frame (content size and checksum) of
+//      `chunk_ticks` ticks: per tick its input, whole-state hash and subsystem
+//      hashes; every `keyframe_every` ticks a keyframe with the full state;
+//   3. a skippable frame (magic 0x184D2A51) with the index of chunks;
+//   4. a seek table in the layout of zstd's seekable format (skippable magic
+//      0x184D2A5E, footer magic 0x8F92EAB1).
+// A recording cut off anywhere keeps every complete chunk: the reader finds
+// them by walking the frames when the index is missing.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lockstep/core/hash.h"
+#include "lockstep/core/model.h"
+#include "lockstep/core/reflect.h"
+
+namespace lockstep::lsr {
+
+inline constexpr uint16_t kMajor = 1;  ///< a reader refuses a newer major version
+inline constexpr uint16_t kMinor = 0;
+inline constexpr uint32_t kHeaderMagic = 0x184D2A50;      ///< skippable frame: the header
+inline constexpr uint32_t kIndexMagic = 0x184D2A51;       ///< skippable frame: the chunk index
+inline constexpr uint32_t kSeekTableMagic = 0x184D2A5E;   ///< skippable frame: zstd seekable format
+inline constexpr uint32_t kSeekFooterMagic = 0x8F92EAB1;  ///< zstd seekable format footer
+inline constexpr uint32_t kZstdMagic = 0xFD2FB528;
+inline constexpr uint32_t kChunkMagic = 0x4B43534C;  ///< "LSCK" at the start of a chunk's content
+inline constexpr uint8_t kRecordTick = 0x01;
+inline constexpr uint8_t kRecordKeyframe = 0x02;
+
+// Sanity limits, checked before anything is allocated.
+inline constexpr std::size_t kMaxHeaderBytes = 64u << 20;
+inline constexpr std::size_t kMaxChunkBytes = 1u << 30;
+inline constexpr uint32_t kMaxChunkTicks = 1u << 20;
+
+/// The build that made a recording.
+struct BuildInfo {
+  std::string compiler;  ///< e.g. "gcc 12.2.0"
+  std::string flags;     ///< compile flags of the core
+  std::string arch;      ///< "x86_64", "aarch64"
+  std::string revision;  ///< source revision (git), "-dirty" when the tree had changes
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"compiler"}, s.compiler);
+    v(FieldInfo{"flags"}, s.flags);
+    v(FieldInfo{"arch"}, s.arch);
+    v(FieldInfo{"revision"}, s.revision);
+  }
+};
+
+/// The build running now.
+BuildInfo this_build();
+
+struct Header {
+  uint16_t major = kMajor;
+  uint16_t minor = kMinor;
+  std::string model;
+  uint32_t model_version = 0;
+  uint32_t tick_rate_hz = 0;
+  uint64_t seed = 0;
+  uint64_t first_tick = 0;       ///< the model's tick when recording started
+  uint32_t chunk_ticks = 60;     ///< ticks per chunk (the last may be shorter)
+  uint32_t keyframe_every = 60;  ///< a keyframe every this many ticks (0: only the first)
+  uint8_t sub_hash_bytes = 2;    ///< bytes kept per subsystem hash in tick records: 2 (low 16 bits) or 8
+  std::vector<std::string> subsystems;
+  std::string scenario_json;
+  BuildInfo build;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"major"}, s.major);
+    v(FieldInfo{"minor"}, s.minor);
+    v(FieldInfo{"model"}, s.model);
+    v(FieldInfo{"model_version"}, s.model_version);
+    v(FieldInfo{"tick_rate_hz"}, s.tick_rate_hz);
+    v(FieldInfo{"seed"}, s.seed);
+    v(FieldInfo{"first_tick"}, s.first_tick);
+    v(FieldInfo{"chunk_ticks"}, s.chunk_ticks);
+    v(FieldInfo{"keyframe_every"}, s.keyframe_every);
+    v(FieldInfo{"sub_hash_bytes"}, s.sub_hash_bytes);
+    v(FieldInfo{"subsystems"}, s.subsystems);
+    v(FieldInfo{"scenario_json"}, s.scenario_json);
+    v(FieldInfo{"build"}, s.build);
+  }
+};
+
+/// One tick: the input of step `tick` and the hashes of the state after it.
+struct TickRecord {
+  uint64_t tick = 0;  ///< the step's index: the model's tick() before the step
+  std::span<const uint8_t> input;
+  uint64_t whole = 0;
+  std::array<uint64_t, kMaxSubsystems> sub{};  ///< as stored: low sub_hash_bytes bytes
+};
+
+/// A full state snapshot: the state when the model's tick() == tick.
+struct Keyframe {
+  uint64_t tick = 0;
+  std::span<const uint8_t> snapshot;
+  StateHashes hashes;
+};
+
+struct RecorderOptions {
+  uint32_t chunk_ticks = 0;     ///< 0: one second of game time
+  uint32_t keyframe_every = 0;  ///< 0: one second of game time
+  uint8_t sub_hash_bytes = 2;
+  int zstd_level = 3;
+  bool fsync = false;  ///< fsync after every chunk (slower; survives power loss, not just a crash)
+};
+
+/// Writes a recording while a model runs: `begin` once, `tick` after every
+/// step, `finish` at the end. Every completed chunk is on disk at once, so a
+/// crash loses at most the chunk being filled.
+class Recorder {
+ public:
+  Recorder(const std::string& path, const Model& model, const RecorderOptions& opt = {});
+  ~Recorder();
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  /// Record one step: its encoded input and the model after it.
+  void tick(std::span<const uint8_t> input, const Model& after);
+  /// Write the last chunk, the index and the seek table, and close.
+  void finish();
+
+  uint64_t ticks() const { return ticks_; }
+  uint64_t bytes_written() const { return offset_; }
+  const Header& header() const { return header_; }
+
+ private:
+  void keyframe(const Model& m);
+  void flush_chunk();
+  void write(const void* p, std::size_t n);
+
+  struct IndexEntry {
+    uint64_t offset;
+    uint32_t compressed;
+    uint32_t decompressed;
+    uint64_t first_tick;
+    uint32_t ticks;
+    uint32_t keyframes;
+    uint64_t frame_hash;
+  };
+  std::string path_;
+  std::FILE* f_ = nullptr;
+  Header header_;
+  RecorderOptions opt_;
+  void* cctx_ = nullptr;
+  std::vector<uint8_t> chunk_;  ///< records of the chunk being filled
+  std::vector<uint8_t> out_;    ///< compression buffer
+  uint64_t chunk_first_ = 0;
+  uint32_t chunk_ticks_ = 0, chunk_keyframes_ = 0;
+  uint64_t ticks_ = 0;
+  uint64_t offset_ = 0;
+  std::vector<IndexEntry> index_;
+  struct Frame {
+    uint32_t compressed, decompressed, checksum;
+  };
+  std::vector<Frame> frames_;  ///< for the seek table
+  bool finished_ = false;
+};
+
+/// Where a damaged recording stops being good.
+struct Damage {
+  uint64_t offset = 0;     ///< byte offset in the file
+  std::string where;       ///< "chunk 12 (ticks 720-779)", "the header", "the index", ...
+  std::string what;
+  bool truncated = false;  ///< the file ends inside a frame (cut off), rather than a wrong byte
+};
+
+struct ChunkInfo {
+  uint64_t offset = 0;
+  uint32_t compressed = 0, decompressed = 0;
+  uint64_t first_tick = 0;
+  uint32_t ticks = 0, keyframes = 0;
+  uint32_t checksum = 0;     ///< the seek table's checksum of the content (when read from the index)
+  uint64_t frame_hash = 0;   ///< the index's XXH3-64 of the compressed frame (when read from the index)
+};
+
+/// A recording opened for reading: the header, the good chunks (from the
+/// index, or by walking the frames), and the first damage if any.
+class Recording {
+ public:
+  /// Open and check a recording; InputError when it is not one at all.
+  static Recording open(const std::string& path);
+  static Recording from_bytes(std::vector<uint8_t> bytes, const std::string& source);
+
+  const Header& header() const { return header_; }
+  const std::vector<ChunkInfo>& chunks() const { return chunks_; }
+  const std::optional<Damage>& damage() const { return damage_; }
+  bool index_used() const { return index_used_; }
+  uint64_t file_bytes() const { return bytes_.size(); }
+  uint64_t first_tick() const { return header_.first_tick; }
+  /// Ticks in the good chunks.
+  uint64_t ticks() const;
+  /// Total decompressed bytes of the good chunks.
+  uint64_t raw_bytes() const;
+  uint64_t keyframe_count() const;
+  const std::string& source() const { return source_; }
+
+  /// Visit every tick record and keyframe of the good chunks in [from, to)
+  /// ticks, in order. Chunks are decompressed one at a time.
+  template <class OnTick, class OnKeyframe>
+  void scan(uint64_t from, uint64_t to, OnTick&& on_tick, OnKeyframe&& on_keyframe) const {
+    for (std::size_t c = 0; c < chunks_.size(); ++c) {
+      const auto& ci = chunks_[c];
+      if (ci.first_tick + ci.ticks < from) continue;
+      if (ci.first_tick > to) break;
+      const auto content = decompress_chunk(c);
+      parse_chunk(c, content, [&](const TickRecord& t) {
+        if (t.tick >= from && t.tick < to) on_tick(t);
+      }, [&](const Keyframe& k) {
+        if (k.tick >= from && k.tick < to) on_keyframe(k);
+      });
+    }
+  }
+
+  /// The last keyframe at or before `tick`, as an owned snapshot.
+  struct OwnedKeyframe {
+    uint64_t tick = 0;
+    std::vector<uint8_t> snapshot;
+    StateHashes hashes;
+  };
+  std::optional<OwnedKeyframe> keyframe_at_or_before(uint64_t tick) const;
+
+  std::vector<uint8_t> decompress_chunk(std::size_t c) const;
+  /// Parse one chunk's content; InputError on any inconsistency.
+  void parse_chunk(std::size_t c, const std::vector<uint8_t>& content,
+                   const std::function<void(const TickRecord&)>& on_tick,
+                   const std::function<void(const Keyframe&)>& on_keyframe) const;
+
+ private:
+  void read_header();
+  bool read_index();
+  void walk_frames(uint64_t from);
+  void check_chunk(std::size_t c);
+
+  std::string source_;
+  std::vector<uint8_t> bytes_;
+  Header header_;
+  uint64_t chunks_start_ = 0;
+  std::vector<ChunkInfo> chunks_;
+  std::optional<Damage> damage_;
+  bool index_used_ = false;
+};
+
+/// The subsystem hash as a tick record keeps it.
+inline uint64_t stored_sub(uint64_t h, uint8_t bytes) {
+  return bytes >= 8 ? h : (h & ((uint64_t{1} << (8 * bytes)) - 1));
+}
+
+}  // namespace lockstep::lsr

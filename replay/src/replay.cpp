@@ -1,0 +1,114 @@
+#include "lockstep/replay/replay.h"
+
+namespace lockstep::replay {
+
+std::unique_ptr<Model> model_for(const lsr::Recording& rec) {
+  auto m = load_scenario_text(rec.header().scenario_json, rec.source() + " (embedded scenario)");
+  if (m->info().name != rec.header().model)
+    throw InputError(rec.source(), "the header", "the recording says model \"" + rec.header().model +
+                                                     "\" but its scenario makes \"" + m->info().name + "\"");
+  if (m->info().subsystems != rec.header().subsystems)
+    throw InputError(rec.source(), "the header", "the recording's subsystems differ from this build's " +
+                                                     m->info().name + " model: it was made by another model version");
+  // A recording that starts later than tick 0 starts from its first keyframe.
+  if (rec.first_tick() != 0) {
+    auto k = rec.keyframe_at_or_before(rec.first_tick());
+    if (!k) throw InputError(rec.source(), "", "no keyframe at the recording's first tick");
+    m->restore(k->snapshot, rec.source() + " keyframe at tick " + std::to_string(k->tick));
+  }
+  return m;
+}
+
+namespace {
+
+void step_through(Model& m, const lsr::Recording& rec, uint64_t from, uint64_t until) {
+  if (until <= from) return;
+  rec.scan(from, until, [&](const lsr::TickRecord& t) { m.step(t.input, rec.source() + " tick " + std::to_string(t.tick)); },
+           [](const lsr::Keyframe&) {});
+}
+
+std::vector<std::string> differing_subsystems(const lsr::Header& h, const lsr::TickRecord& t, const StateHashes& now) {
+  std::vector<std::string> out;
+  for (uint32_t i = 0; i < now.count && i < h.subsystems.size(); ++i)
+    if (lsr::stored_sub(now.sub[i], h.sub_hash_bytes) != t.sub[i]) out.push_back(h.subsystems[i]);
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<Model> state_at(const lsr::Recording& rec, uint64_t tick) {
+  auto m = model_for(rec);
+  uint64_t at = m->tick();
+  if (tick > at) {
+    if (auto k = rec.keyframe_at_or_before(tick); k && k->tick > at) {
+      m->restore(k->snapshot, rec.source() + " keyframe at tick " + std::to_string(k->tick));
+      at = k->tick;
+    }
+  }
+  step_through(*m, rec, at, tick);
+  return m;
+}
+
+Result run(const lsr::Recording& rec, const Options& opt) {
+  Result res;
+  const auto& h = rec.header();
+  const uint64_t end = rec.first_tick() + rec.ticks();
+  const uint64_t to = opt.to ? std::min(*opt.to, end) : end;
+  const uint64_t from = std::max(opt.from, rec.first_tick());
+  auto m = state_at(rec, from);
+  if (m->info().version != h.model_version)
+    res.model_note = "recorded with " + h.model + " v" + std::to_string(h.model_version) + ", replayed with v" +
+                     std::to_string(m->info().version);
+  const uint64_t total = to > from ? to - from : 0;
+  rec.scan(
+      from, to,
+      [&](const lsr::TickRecord& t) {
+        std::unique_ptr<Model> twin;
+        if (opt.synctest && !res.sync) {
+          twin = model_for(rec);
+          twin->restore(m->snapshot(), "synctest snapshot");
+        }
+        m->step(t.input, rec.source() + " tick " + std::to_string(t.tick));
+        const StateHashes now = m->hashes();
+        ++res.checked;
+        const bool same = now.whole == t.whole;
+        if (!same) {
+          ++res.divergent_ticks;
+          if (!res.first) res.first = Mismatch{t.tick, t.whole, now.whole, differing_subsystems(h, t, now)};
+          res.reconverged_at.reset();
+          res.divergent_at_end = true;
+        } else if (res.first) {
+          if (res.divergent_at_end) res.reconverged_at = t.tick;
+          res.divergent_at_end = false;
+        }
+        if (twin) {
+          twin->step(t.input, "synctest");
+          const StateHashes tw = twin->hashes();
+          if (tw.whole != now.whole) {
+            SyncFailure f;
+            f.tick = t.tick;
+            f.fields = m->diff(*twin, 16);
+            for (uint32_t i = 0; i < now.count; ++i)
+              if (now.sub[i] != tw.sub[i]) f.subsystems.push_back(m->info().subsystems[i]);
+            res.sync = std::move(f);
+          }
+        }
+        if (opt.progress) opt.progress(res.checked, total);
+      },
+      [&](const lsr::Keyframe& k) {
+        // A keyframe holds the state at its tick: the model must be there too.
+        if (k.tick != m->tick()) return;
+        ++res.keyframes_checked;
+        const StateHashes now = m->hashes();
+        if (now.whole != k.hashes.whole && !res.first) {
+          Mismatch mm{k.tick == 0 ? 0 : k.tick - 1, k.hashes.whole, now.whole, {}};
+          for (uint32_t i = 0; i < now.count; ++i)
+            if (now.sub[i] != k.hashes.sub[i]) mm.subsystems.push_back(h.subsystems[i]);
+          res.first = mm;
+          res.divergent_at_end = true;
+        }
+      });
+  return res;
+}
+
+}  // namespace lockstep::replay
