@@ -47,10 +47,19 @@ const Impl& impl() {
 
 }  // namespace
 
-Hasher::Hasher() : state_(XXH3_createState()) { XXH3_64bits_reset(static_cast<XXH3_state_t*>(state_)); }
-Hasher::~Hasher() { XXH3_freeState(static_cast<XXH3_state_t*>(state_)); }
+static_assert(sizeof(XXH3_state_t) <= 640 && alignof(XXH3_state_t) <= 64, "Hasher::kStateBytes is too small");
 
-void Hasher::update(const void* data, std::size_t n) { impl().update(state_, data, n); }
+Hasher::Hasher() = default;
+Hasher::~Hasher() = default;
+
+void Hasher::update(const void* data, std::size_t n) {
+  auto* st = reinterpret_cast<XXH3_state_t*>(state_);
+  if (!streaming_) {
+    XXH3_64bits_reset(st);
+    streaming_ = true;
+  }
+  impl().update(st, data, n);
+}
 
 void Hasher::flush() {
   if (used_ > 0) update(buf_, used_);
@@ -58,8 +67,9 @@ void Hasher::flush() {
 }
 
 uint64_t Hasher::digest() {
+  if (!streaming_) return impl().oneshot(buf_, used_);  // everything is still in the buffer
   flush();
-  return impl().digest(state_);
+  return impl().digest(reinterpret_cast<XXH3_state_t*>(state_));
 }
 
 uint64_t xxh3(const void* data, std::size_t n) { return impl().oneshot(data, n); }

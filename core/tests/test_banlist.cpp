@@ -1,6 +1,6 @@
 // Rules of the core: nothing in core/ may make results depend on the platform,
 // the standard library's algorithms, the clock or thread timing
-// (docs/numerics.md, "What core/ must not use").
+// (docs/architecture.md, "What core/ must not use").
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>

@@ -91,6 +91,16 @@ BuildInfo this_build() {
 
 // ------------------------------------------------------------ Recorder
 
+namespace {
+std::vector<uint8_t> skippable(uint32_t magic, const std::vector<uint8_t>& payload) {
+  std::vector<uint8_t> frame;
+  put_le(frame, magic, 4);
+  put_le(frame, payload.size(), 4);
+  frame.insert(frame.end(), payload.begin(), payload.end());
+  return frame;
+}
+}  // namespace
+
 Recorder::Recorder(const std::string& path, const Model& model, const RecorderOptions& opt)
     : path_(path), opt_(opt) {
   const auto& info = model.info();
@@ -130,12 +140,9 @@ Recorder::Recorder(const std::string& path, const Model& model, const RecorderOp
   write_canonical(body, header_);
   payload.insert(payload.end(), body.out.begin(), body.out.end());
   put_le(payload, xxh3(payload.data(), payload.size()), 8);
-  std::vector<uint8_t> frame;
-  put_le(frame, kHeaderMagic, 4);
-  put_le(frame, payload.size(), 4);
-  frame.insert(frame.end(), payload.begin(), payload.end());
+  const auto frame = skippable(kHeaderMagic, payload);
   write(frame.data(), frame.size());
-  frames_.push_back({static_cast<uint32_t>(frame.size()), 0, checksum32(nullptr, 0)});
+  header_bytes_ = static_cast<uint32_t>(frame.size());
   std::fflush(f_);
 
   chunk_first_ = model.tick();
@@ -144,7 +151,7 @@ Recorder::Recorder(const std::string& path, const Model& model, const RecorderOp
 
 Recorder::~Recorder() {
   // Without finish() (an exception, a crash) the file keeps its complete
-  // chunks and no index: exactly what a reader recovers from.
+  // frames and no index: exactly what a reader recovers from.
   if (cctx_) ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(cctx_));
   if (f_) std::fclose(f_);
 }
@@ -154,65 +161,77 @@ void Recorder::write(const void* p, std::size_t n) {
   offset_ += n;
 }
 
-void Recorder::keyframe(const Model& m) {
-  const auto snap = m.snapshot();
-  const StateHashes h = m.hashes();
-  chunk_.push_back(kRecordKeyframe);
-  put_le(chunk_, m.tick(), 8);
-  put_varint(chunk_, snap.size());
-  chunk_.insert(chunk_.end(), snap.begin(), snap.end());
-  put_le(chunk_, h.whole, 8);
-  for (uint32_t i = 0; i < h.count; ++i) put_le(chunk_, h.sub[i], 8);
-  ++chunk_keyframes_;
-}
-
-void Recorder::tick(std::span<const uint8_t> input, const Model& after) {
-  if (finished_) throw std::logic_error("Recorder::tick after finish");
-  const StateHashes h = after.hashes();
-  chunk_.push_back(kRecordTick);
-  put_varint(chunk_, input.size());
-  chunk_.insert(chunk_.end(), input.begin(), input.end());
-  put_le(chunk_, h.whole, 8);
-  for (uint32_t i = 0; i < h.count; ++i) put_le(chunk_, h.sub[i], header_.sub_hash_bytes);
-  ++chunk_ticks_;
-  ++ticks_;
-  if (chunk_ticks_ >= header_.chunk_ticks) {
-    flush_chunk();
-    chunk_first_ = after.tick();
-  }
-  const uint64_t since = after.tick() - header_.first_tick;
-  if (header_.keyframe_every && since % header_.keyframe_every == 0) keyframe(after);
-}
-
-void Recorder::flush_chunk() {
-  if (chunk_ticks_ == 0 && chunk_keyframes_ == 0) return;
-  std::vector<uint8_t> content;
-  content.reserve(chunk_.size() + 28);
-  put_le(content, kChunkMagic, 4);
-  put_le(content, chunk_first_, 8);
-  put_le(content, chunk_ticks_, 4);
-  put_le(content, chunk_keyframes_, 4);
-  content.insert(content.end(), chunk_.begin(), chunk_.end());
+void Recorder::write_frame(uint8_t kind, uint64_t first_tick, uint32_t ticks, std::vector<uint8_t>& content) {
   put_le(content, xxh3(content.data(), content.size()), 8);
   out_.resize(ZSTD_compressBound(content.size()));
   const std::size_t n =
       ZSTD_compress2(static_cast<ZSTD_CCtx*>(cctx_), out_.data(), out_.size(), content.data(), content.size());
   if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
-  index_.push_back({offset_, static_cast<uint32_t>(n), static_cast<uint32_t>(content.size()), chunk_first_,
-                    chunk_ticks_, chunk_keyframes_, xxh3(out_.data(), n)});
-  frames_.push_back({static_cast<uint32_t>(n), static_cast<uint32_t>(content.size()),
-                     checksum32(content.data(), content.size())});
+  index_.push_back({offset_, static_cast<uint32_t>(n), static_cast<uint32_t>(content.size()), kind, first_tick, ticks,
+                    xxh3(out_.data(), n), checksum32(content.data(), content.size())});
   write(out_.data(), n);
   std::fflush(f_);
   if (opt_.fsync) ::fsync(fileno(f_));
+}
+
+void Recorder::keyframe(const Model& m) {
+  const auto snap = m.snapshot();
+  const StateHashes h = m.hashes();
+  std::vector<uint8_t> content;
+  content.reserve(snap.size() + 160);
+  put_le(content, kKeyframeMagic, 4);
+  put_le(content, m.tick(), 8);
+  put_varint(content, snap.size());
+  content.insert(content.end(), snap.begin(), snap.end());
+  put_le(content, h.whole, 8);
+  for (uint32_t i = 0; i < h.count; ++i) put_le(content, h.sub[i], 8);
+  write_frame(kFrameKeyframe, m.tick(), 0, content);
+}
+
+void Recorder::tick(std::span<const uint8_t> input, const Model& after) {
+  if (finished_) throw std::logic_error("Recorder::tick after finish");
+  const StateHashes h = after.hashes();
+  put_le(chunk_, h.whole, 8);
+  for (uint32_t i = 0; i < h.count; ++i) put_le(chunk_, h.sub[i], header_.sub_hash_bytes);
+  // An input is stored when it differs from the tick before; a chunk is
+  // self-contained, so its first tick always stores one.
+  const bool same = chunk_ticks_ > 0 && input.size() == last_input_.size() &&
+                    std::equal(input.begin(), input.end(), last_input_.begin());
+  if (!same) {
+    put_varint(inputs_, chunk_ticks_);
+    put_varint(inputs_, input.size());
+    inputs_.insert(inputs_.end(), input.begin(), input.end());
+    last_input_.assign(input.begin(), input.end());
+    ++chunk_inputs_;
+  }
+  ++chunk_ticks_;
+  ++ticks_;
+  const bool key_due = header_.keyframe_every && (after.tick() - header_.first_tick) % header_.keyframe_every == 0;
+  if (chunk_ticks_ >= header_.chunk_ticks || key_due) flush_ticks();
+  if (key_due) keyframe(after);
+  if (chunk_ticks_ == 0) chunk_first_ = after.tick();
+}
+
+void Recorder::flush_ticks() {
+  if (chunk_ticks_ == 0) return;
+  std::vector<uint8_t> content;
+  content.reserve(chunk_.size() + inputs_.size() + 32);
+  put_le(content, kChunkMagic, 4);
+  put_le(content, chunk_first_, 8);
+  put_le(content, chunk_ticks_, 4);
+  content.insert(content.end(), chunk_.begin(), chunk_.end());
+  put_le(content, chunk_inputs_, 4);
+  content.insert(content.end(), inputs_.begin(), inputs_.end());
+  write_frame(kFrameTicks, chunk_first_, chunk_ticks_, content);
   chunk_.clear();
+  inputs_.clear();
   chunk_ticks_ = 0;
-  chunk_keyframes_ = 0;
+  chunk_inputs_ = 0;
 }
 
 void Recorder::finish() {
   if (finished_) return;
-  flush_chunk();
+  flush_ticks();
   // The index: a skippable frame.
   std::vector<uint8_t> payload = {'L', 'S', 'I', 'X'};
   put_le(payload, index_.size(), 4);
@@ -220,29 +239,30 @@ void Recorder::finish() {
     put_le(payload, e.offset, 8);
     put_le(payload, e.compressed, 4);
     put_le(payload, e.decompressed, 4);
+    payload.push_back(e.kind);
     put_le(payload, e.first_tick, 8);
     put_le(payload, e.ticks, 4);
-    put_le(payload, e.keyframes, 4);
     put_le(payload, e.frame_hash, 8);
+    put_le(payload, e.checksum, 4);
   }
   put_le(payload, xxh3(payload.data(), payload.size()), 8);
-  std::vector<uint8_t> frame;
-  put_le(frame, kIndexMagic, 4);
-  put_le(frame, payload.size(), 4);
-  frame.insert(frame.end(), payload.begin(), payload.end());
-  write(frame.data(), frame.size());
-  frames_.push_back({static_cast<uint32_t>(frame.size()), 0, checksum32(nullptr, 0)});
+  const auto ix = skippable(kIndexMagic, payload);
+  write(ix.data(), ix.size());
 
-  // The seek table, in the layout of zstd's seekable format.
+  // The seek table, in the layout of zstd's seekable format: every frame before it.
   std::vector<uint8_t> st;
+  const std::size_t nframes = index_.size() + 2;
   put_le(st, kSeekTableMagic, 4);
-  put_le(st, frames_.size() * 12 + 9, 4);
-  for (const auto& fr : frames_) {
-    put_le(st, fr.compressed, 4);
-    put_le(st, fr.decompressed, 4);
-    put_le(st, fr.checksum, 4);
-  }
-  put_le(st, frames_.size(), 4);
+  put_le(st, nframes * 12 + 9, 4);
+  auto entry = [&](uint32_t c, uint32_t d, uint32_t sum) {
+    put_le(st, c, 4);
+    put_le(st, d, 4);
+    put_le(st, sum, 4);
+  };
+  entry(header_bytes_, 0, checksum32(nullptr, 0));
+  for (const auto& e : index_) entry(e.compressed, e.decompressed, e.checksum);
+  entry(static_cast<uint32_t>(ix.size()), 0, checksum32(nullptr, 0));
+  put_le(st, nframes, 4);
   st.push_back(0x80);  // Seek_Table_Descriptor: checksums present
   put_le(st, kSeekFooterMagic, 4);
   write(st.data(), st.size());
@@ -256,9 +276,13 @@ void Recorder::finish() {
 // ------------------------------------------------------------ Recording
 
 Recording Recording::open(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw InputError(path, "", "cannot open the recording for reading");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw InputError(path, "", "cannot read the recording");
+  std::vector<uint8_t> bytes(static_cast<std::size_t>(size));
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) throw InputError(path, "", "cannot read the recording");
   return from_bytes(std::move(bytes), path);
 }
 
@@ -266,8 +290,9 @@ Recording Recording::from_bytes(std::vector<uint8_t> bytes, const std::string& s
   Recording r;
   r.source_ = source;
   r.bytes_ = std::move(bytes);
+  r.dctx_ = std::shared_ptr<void>(ZSTD_createDCtx(), [](void* p) { ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(p)); });
   r.read_header();
-  if (!r.read_index()) r.walk_frames(r.chunks_start_);
+  if (!r.read_index()) r.walk_frames(r.frames_start_);
   return r;
 }
 
@@ -292,7 +317,8 @@ void Recording::read_header() {
                                              " is newer than this reader's " + std::to_string(kMajor) + "." +
                                              std::to_string(kMinor) + ": use a newer lockstep");
   if (major < 1) throw InputError(source_, "byte 12", "format version 0 is not a released version");
-  const uint64_t stored = get_u32(b.data() + 8 + size - 8) | (static_cast<uint64_t>(get_u32(b.data() + 8 + size - 4)) << 32);
+  const uint64_t stored =
+      get_u32(b.data() + 8 + size - 8) | (static_cast<uint64_t>(get_u32(b.data() + 8 + size - 4)) << 32);
   if (xxh3(b.data() + 8, size - 8) != stored)
     throw InputError(source_, "bytes 8-" + std::to_string(8 + size), "the header is damaged (its checksum does not match)");
   CanonicalReader rd(std::span<const uint8_t>(b.data() + 16, size - 16), source_, 16);
@@ -306,12 +332,20 @@ void Recording::read_header() {
   if (header_.sub_hash_bytes != 2 && header_.sub_hash_bytes != 8)
     rd.fail("sub_hash_bytes must be 2 or 8, found " + std::to_string(header_.sub_hash_bytes));
   if (header_.chunk_ticks == 0 || header_.chunk_ticks > kMaxChunkTicks) rd.fail("chunk_ticks out of range");
-  chunks_start_ = 8 + size;
+  frames_start_ = 8 + size;
+}
+
+std::string Recording::frame_name(std::size_t i) const {
+  if (i >= frames_.size()) return "frame " + std::to_string(i + 1);
+  const auto& f = frames_[i];
+  if (f.kind == kFrameKeyframe) return "frame " + std::to_string(i + 1) + " (the keyframe of tick " + std::to_string(f.first_tick) + ")";
+  return "frame " + std::to_string(i + 1) + " (the chunk of " + tick_range(f.first_tick, f.ticks) + ")";
 }
 
 bool Recording::read_index() {
   const auto& b = bytes_;
-  if (b.size() < chunks_start_ + 17) return false;
+  constexpr uint64_t kEntry = 8 + 4 + 4 + 1 + 8 + 4 + 8 + 4;
+  if (b.size() < frames_start_ + 17) return false;
   if (get_u32(b.data() + b.size() - 4) != kSeekFooterMagic) return false;  // cut off, or never finished
   auto index_damage = [&](uint64_t at, const std::string& what) {
     damage_ = Damage{at, "the index", what, false};
@@ -320,13 +354,14 @@ bool Recording::read_index() {
   const uint64_t footer = b.size() - 9;
   const uint32_t nframes = get_u32(b.data() + footer);
   const uint64_t table_bytes = static_cast<uint64_t>(nframes) * 12 + 9;
-  if (nframes < 2 || table_bytes + 8 > b.size() - chunks_start_)
+  if (nframes < 2 || table_bytes + 8 > b.size() - frames_start_)
     return index_damage(footer, "the seek table claims " + std::to_string(nframes) + " frames");
   const uint64_t st = b.size() - table_bytes - 8;
   if (get_u32(b.data() + st) != kSeekTableMagic || get_u32(b.data() + st + 4) != table_bytes)
     return index_damage(st, "the seek table's frame header is wrong");
+  if (b[b.size() - 5] != 0x80) return index_damage(b.size() - 5, "the seek table descriptor is not 0x80 (checksums present)");
   // The frames must tile the file exactly up to the seek table.
-  std::vector<ChunkInfo> frames;
+  std::vector<ChunkInfo> table;
   uint64_t off = 0;
   for (uint32_t i = 0; i < nframes; ++i) {
     const uint8_t* e = b.data() + st + 8 + 12 * static_cast<uint64_t>(i);
@@ -336,58 +371,61 @@ bool Recording::read_index() {
     ci.decompressed = get_u32(e + 4);
     ci.checksum = get_u32(e + 8);
     off += ci.compressed;
-    if (off > st) return index_damage(st + 8 + 12 * static_cast<uint64_t>(i), "seek table entry " + std::to_string(i) + " runs past the table");
-    frames.push_back(ci);
+    if (off > st)
+      return index_damage(st, "the seek table's entries up to " + std::to_string(i) + " run past the table");
+    table.push_back(ci);
   }
   if (off != st) return index_damage(st, "the seek table's frames do not reach the table");
-  if (frames.front().compressed != chunks_start_) return index_damage(st + 8, "the seek table's first frame is not the header");
-  if (b[b.size() - 5] != 0x80) return index_damage(b.size() - 5, "the seek table descriptor is not 0x80 (checksums present)");
+  if (table.front().compressed != frames_start_) return index_damage(st + 8, "the seek table's first frame is not the header");
   for (uint32_t i : {0u, nframes - 1})
-    if (frames[i].decompressed != 0 || frames[i].checksum != checksum32(nullptr, 0))
+    if (table[i].decompressed != 0 || table[i].checksum != checksum32(nullptr, 0))
       return index_damage(st + 8 + 12 * static_cast<uint64_t>(i), "seek table entry " + std::to_string(i) + " is wrong for a skippable frame");
   // The last frame before the table is the index.
-  const ChunkInfo& ix = frames.back();
+  const ChunkInfo& ix = table.back();
   const uint8_t* p = b.data() + ix.offset;
-  if (ix.compressed < 20 || get_u32(p) != kIndexMagic || get_u32(p + 4) != ix.compressed - 8 ||
-      std::memcmp(p + 8, "LSIX", 4) != 0)
+  if (ix.compressed < 24 || get_u32(p) != kIndexMagic || get_u32(p + 4) != ix.compressed - 8 || std::memcmp(p + 8, "LSIX", 4) != 0)
     return index_damage(ix.offset, "the index frame is not where the seek table puts it");
   const uint32_t payload = ix.compressed - 8;
   const uint64_t stored = get_u32(p + 8 + payload - 8) | (static_cast<uint64_t>(get_u32(p + 8 + payload - 4)) << 32);
   if (xxh3(p + 8, payload - 8) != stored) return index_damage(ix.offset, "the index is damaged (its checksum does not match)");
   CanonicalReader rd(std::span<const uint8_t>(p + 12, payload - 12), source_, ix.offset + 12);
   const uint32_t n = rd.le<uint32_t>();
-  if (n != nframes - 2 || static_cast<uint64_t>(n) * 40 != rd.remaining())
-    return index_damage(ix.offset, "the index lists " + std::to_string(n) + " chunks, the seek table " + std::to_string(nframes - 2));
-  std::vector<ChunkInfo> chunks;
+  if (n != nframes - 2 || static_cast<uint64_t>(n) * kEntry != rd.remaining())
+    return index_damage(ix.offset, "the index lists " + std::to_string(n) + " frames, the seek table " + std::to_string(nframes - 2));
+  std::vector<ChunkInfo> frames;
   uint64_t expect_tick = header_.first_tick;
   for (uint32_t i = 0; i < n; ++i) {
     ChunkInfo c;
     c.offset = rd.le<uint64_t>();
     c.compressed = rd.le<uint32_t>();
     c.decompressed = rd.le<uint32_t>();
+    c.kind = rd.le<uint8_t>();
     c.first_tick = rd.le<uint64_t>();
     c.ticks = rd.le<uint32_t>();
-    c.keyframes = rd.le<uint32_t>();
     c.frame_hash = rd.le<uint64_t>();
-    const ChunkInfo& fr = frames[i + 1];
-    c.checksum = fr.checksum;
+    c.checksum = rd.le<uint32_t>();
+    const ChunkInfo& fr = table[i + 1];
+    const bool kind_ok = (c.kind == kFrameTicks && c.ticks > 0) || (c.kind == kFrameKeyframe && c.ticks == 0);
     if (c.offset != fr.offset || c.compressed != fr.compressed || c.decompressed != fr.decompressed ||
+        c.checksum != fr.checksum || !kind_ok ||
         c.first_tick != expect_tick)
-      return index_damage(ix.offset + 16 + 40 * static_cast<uint64_t>(i), "index entry " + std::to_string(i) + " disagrees with the seek table or the tick count");
+      return index_damage(ix.offset + 16 + kEntry * i, "index entry " + std::to_string(i) + " disagrees with the seek table or the tick count");
     expect_tick += c.ticks;
-    chunks.push_back(c);
+    frames.push_back(c);
   }
-  chunks_ = std::move(chunks);
+  frames_ = std::move(frames);
   index_used_ = true;
-  // Check every chunk; the first bad one ends the good part.
-  for (std::size_t c = 0; c < chunks_.size(); ++c) {
+  // Check every frame's bytes against the index's hash of them: any changed
+  // byte is found without decompressing. The first bad frame ends the good
+  // part. (Contents are decompressed and checked again as they are read.)
+  for (std::size_t i = 0; i < frames_.size(); ++i) {
     try {
-      check_chunk(c);
+      if (xxh3(b.data() + frames_[i].offset, frames_[i].compressed) != frames_[i].frame_hash)
+        throw InputError(source_, "byte " + std::to_string(frames_[i].offset),
+                         "the frame's bytes do not match the index's hash of them");
     } catch (const InputError& e) {
-      const auto& ci = chunks_[c];
-      damage_ = Damage{ci.offset, "chunk " + std::to_string(c) + " (" + tick_range(ci.first_tick, ci.ticks) + ")",
-                       chunk_error(e, ci.offset), false};
-      chunks_.resize(c);
+      damage_ = Damage{frames_[i].offset, frame_name(i), chunk_error(e, frames_[i].offset), false};
+      frames_.resize(i);
       break;
     }
   }
@@ -399,20 +437,20 @@ void Recording::walk_frames(uint64_t from) {
   uint64_t off = from;
   uint64_t expect_tick = header_.first_tick;
   const bool index_was_damaged = damage_.has_value();
-  chunks_.clear();
+  frames_.clear();
   while (off < b.size()) {
-    const std::string where = "chunk " + std::to_string(chunks_.size());
+    const std::string where = "frame " + std::to_string(frames_.size() + 1);
     if (b.size() - off < 8) {
       damage_ = Damage{off, where, "the file ends " + std::to_string(b.size() - off) + " bytes into a frame header", true};
       return;
     }
     const uint32_t magic = get_u32(b.data() + off);
     if ((magic & 0xFFFFFFF0u) == 0x184D2A50u) {
-      // A skippable frame: the index or the seek table end the chunks. We are
+      // A skippable frame: the index or the seek table end the data. We are
       // walking because they could not be read: say so.
       if (magic == kIndexMagic || magic == kSeekTableMagic) {
         if (!index_was_damaged)
-          damage_ = Damage{off, "the index", "the index or seek table is cut off (every chunk before it is whole)", true};
+          damage_ = Damage{off, "the index", "the index or seek table is cut off (every frame before it is whole)", true};
         return;
       }
       const uint32_t size = get_u32(b.data() + off + 4);
@@ -430,162 +468,202 @@ void Recording::walk_frames(uint64_t from) {
     const std::size_t n = ZSTD_findFrameCompressedSize(b.data() + off, b.size() - off);
     if (ZSTD_isError(n)) {
       const bool cut = ZSTD_getErrorCode(n) == ZSTD_error_srcSize_wrong;
-      damage_ = Damage{off, where, cut ? "the file ends inside this chunk (cut off)" : std::string("not a valid zstd frame: ") + ZSTD_getErrorName(n), cut};
+      damage_ = Damage{off, where, cut ? "the file ends inside this frame (cut off)" : std::string("not a valid zstd frame: ") + ZSTD_getErrorName(n), cut};
       return;
     }
     const unsigned long long content = ZSTD_getFrameContentSize(b.data() + off, n);
     if (content == ZSTD_CONTENTSIZE_UNKNOWN || content == ZSTD_CONTENTSIZE_ERROR || content > kMaxChunkBytes || n > UINT32_MAX) {
-      damage_ = Damage{off, where, "the chunk's frame header has no sane content size", false};
+      damage_ = Damage{off, where, "the frame header has no sane content size", false};
       return;
     }
     ChunkInfo ci;
     ci.offset = off;
     ci.compressed = static_cast<uint32_t>(n);
     ci.decompressed = static_cast<uint32_t>(content);
-    chunks_.push_back(ci);
+    frames_.push_back(ci);
     try {
-      check_chunk(chunks_.size() - 1);  // fills first_tick, ticks, keyframes
+      check_frame(frames_.size() - 1);  // fills kind, first_tick, ticks
     } catch (const InputError& e) {
-      chunks_.pop_back();
+      frames_.pop_back();
       damage_ = Damage{off, where, chunk_error(e, off), false};
       return;
     }
-    if (chunks_.back().first_tick != expect_tick) {
-      damage_ = Damage{off, where, "starts at tick " + std::to_string(chunks_.back().first_tick) + ", expected " + std::to_string(expect_tick), false};
-      chunks_.pop_back();
+    if (frames_.back().first_tick != expect_tick) {
+      damage_ = Damage{off, frame_name(frames_.size() - 1),
+                       "starts at tick " + std::to_string(frames_.back().first_tick) + ", expected " + std::to_string(expect_tick), false};
+      frames_.pop_back();
       return;
     }
-    expect_tick += chunks_.back().ticks;
+    expect_tick += frames_.back().ticks;
     off += n;
   }
-  if (!index_was_damaged && off >= b.size()) {
-    // Every chunk is whole, but the index and seek table never made it: cut off between chunks.
-    damage_ = Damage{off, "the end", "no index (the recording was cut off after its last complete chunk)", true};
-  }
+  if (!index_was_damaged)
+    damage_ = Damage{off, "the end", "no index (the recording was cut off after its last complete frame)", true};
 }
 
-std::vector<uint8_t> Recording::decompress_chunk(std::size_t c) const {
-  const auto& ci = chunks_.at(c);
-  if (ci.decompressed > kMaxChunkBytes) throw InputError(source_, "byte " + std::to_string(ci.offset), "a chunk claims more than 1 GiB");
-  std::vector<uint8_t> out(ci.decompressed);
-  const std::size_t n = ZSTD_decompress(out.data(), out.size(), bytes_.data() + ci.offset, ci.compressed);
-  if (ZSTD_isError(n))
-    throw InputError(source_, "byte " + std::to_string(ci.offset), std::string("the chunk does not decompress: ") + ZSTD_getErrorName(n));
-  if (n != out.size())
-    throw InputError(source_, "byte " + std::to_string(ci.offset), "the chunk decompresses to " + std::to_string(n) + " bytes, not " + std::to_string(out.size()));
+std::vector<uint8_t> Recording::decompress(std::size_t i) const {
+  std::vector<uint8_t> out = decompress_unchecked(i);
+  const auto& ci = frames_[i];
+  if (index_used_ && checksum32(out.data(), out.size()) != ci.checksum)
+    throw InputError(source_, "byte " + std::to_string(ci.offset), "the frame's content does not match its seek table checksum");
   return out;
 }
 
-void Recording::parse_chunk(std::size_t c, const std::vector<uint8_t>& content,
-                            const std::function<void(const TickRecord&)>& on_tick,
-                            const std::function<void(const Keyframe&)>& on_keyframe) const {
-  const auto& ci = chunks_.at(c);
-  const std::string src = source_ + " (chunk " + std::to_string(c) + " at byte " + std::to_string(ci.offset) + ", decompressed)";
-  if (content.size() < 28) throw InputError(src, "byte 0", "a chunk of " + std::to_string(content.size()) + " bytes is too short");
-  const std::size_t body = content.size() - 8;
-  uint64_t stored = 0;
-  for (int i = 0; i < 8; ++i) stored |= static_cast<uint64_t>(content[body + static_cast<std::size_t>(i)]) << (8 * i);
-  if (xxh3(content.data(), body) != stored) throw InputError(src, "byte " + std::to_string(body), "the chunk's checksum does not match");
-  CanonicalReader r(std::span<const uint8_t>(content.data(), body), src);
-  if (r.le<uint32_t>() != kChunkMagic) r.fail("no chunk signature");
-  const uint64_t first = r.le<uint64_t>();
-  const uint32_t nticks = r.le<uint32_t>();
-  const uint32_t nkeys = r.le<uint32_t>();
-  if (nticks > kMaxChunkTicks) r.fail("the chunk claims " + std::to_string(nticks) + " ticks");
-  const uint32_t S = static_cast<uint32_t>(header_.subsystems.size());
-  uint64_t tick = first;
-  uint32_t seen_ticks = 0, seen_keys = 0;
-  while (!r.done()) {
-    const uint8_t kind = r.le<uint8_t>("a record kind");
-    if (kind == kRecordTick) {
-      TickRecord t;
-      t.tick = tick;
-      const uint64_t len = read_varint(r, "an input length");
-      t.input = std::span<const uint8_t>(r.take(len, "an input"), len);
-      t.whole = r.le<uint64_t>("a state hash");
-      for (uint32_t i = 0; i < S; ++i) {
-        uint64_t v = 0;
-        const uint8_t* p = r.take(header_.sub_hash_bytes, "a subsystem hash");
-        for (uint8_t k = 0; k < header_.sub_hash_bytes; ++k) v |= static_cast<uint64_t>(p[k]) << (8 * k);
-        t.sub[i] = v;
-      }
-      ++seen_ticks;
-      ++tick;
-      on_tick(t);
-    } else if (kind == kRecordKeyframe) {
-      Keyframe k;
-      k.tick = r.le<uint64_t>("a keyframe tick");
-      if (k.tick != tick) r.fail("a keyframe for tick " + std::to_string(k.tick) + " where tick " + std::to_string(tick) + " was expected");
-      const uint64_t len = read_varint(r, "a snapshot length");
-      k.snapshot = std::span<const uint8_t>(r.take(len, "a snapshot"), len);
-      k.hashes.whole = r.le<uint64_t>("a state hash");
-      k.hashes.count = S;
-      for (uint32_t i = 0; i < S; ++i) k.hashes.sub[i] = r.le<uint64_t>("a subsystem hash");
-      ++seen_keys;
-      on_keyframe(k);
-    } else {
-      r.fail("unknown record kind " + std::to_string(kind));
-    }
-  }
-  if (seen_ticks != nticks || seen_keys != nkeys)
-    throw InputError(src, "byte 12", "the chunk says " + std::to_string(nticks) + " ticks and " + std::to_string(nkeys) +
-                                         " keyframes, it holds " + std::to_string(seen_ticks) + " and " + std::to_string(seen_keys));
-  (void)first;
+std::vector<uint8_t> Recording::decompress_unchecked(std::size_t i) const {
+  const auto& ci = frames_.at(i);
+  std::vector<uint8_t> out(ci.decompressed);
+  const std::size_t n = ZSTD_decompressDCtx(static_cast<ZSTD_DCtx*>(dctx_.get()), out.data(), out.size(),
+                                            bytes_.data() + ci.offset, ci.compressed);
+  if (ZSTD_isError(n))
+    throw InputError(source_, "byte " + std::to_string(ci.offset), std::string("the frame does not decompress: ") + ZSTD_getErrorName(n));
+  if (n != out.size())
+    throw InputError(source_, "byte " + std::to_string(ci.offset),
+                     "the frame decompresses to " + std::to_string(n) + " bytes, not " + std::to_string(out.size()));
+  return out;
 }
 
-void Recording::check_chunk(std::size_t c) {
-  const auto content = decompress_chunk(c);
-  auto& ci = chunks_[c];
-  if (content.size() >= 20) {
-    uint64_t first = 0;
-    for (int i = 0; i < 8; ++i) first |= static_cast<uint64_t>(content[4 + static_cast<std::size_t>(i)]) << (8 * i);
-    if (!index_used_) {
-      ci.first_tick = first;
-      ci.ticks = get_u32(content.data() + 12);
-      ci.keyframes = get_u32(content.data() + 16);
-    } else if (first != ci.first_tick || get_u32(content.data() + 12) != ci.ticks || get_u32(content.data() + 16) != ci.keyframes) {
-      throw InputError(source_, "byte " + std::to_string(ci.offset), "the chunk disagrees with the index");
-    }
+void Recording::parse(std::size_t i, const std::vector<uint8_t>& content,
+                      const std::function<void(const TickRecord&)>& on_tick,
+                      const std::function<void(const Keyframe&)>& on_keyframe) const {
+  const auto& ci = frames_.at(i);
+  const std::string src = source_ + " (frame at byte " + std::to_string(ci.offset) + ", decompressed)";
+  if (content.size() < 20) throw InputError(src, "byte 0", "a frame of " + std::to_string(content.size()) + " bytes is too short");
+  const std::size_t body = content.size() - 8;
+  uint64_t stored = 0;
+  for (int k = 0; k < 8; ++k) stored |= static_cast<uint64_t>(content[body + static_cast<std::size_t>(k)]) << (8 * k);
+  if (xxh3(content.data(), body) != stored) throw InputError(src, "byte " + std::to_string(body), "the frame's checksum does not match");
+  CanonicalReader r(std::span<const uint8_t>(content.data(), body), src);
+  const uint32_t S = static_cast<uint32_t>(header_.subsystems.size());
+  const uint32_t magic = r.le<uint32_t>();
+  if (magic == kKeyframeMagic) {
+    Keyframe k;
+    k.tick = r.le<uint64_t>("a keyframe tick");
+    const uint64_t len = read_varint(r, "a snapshot length");
+    k.snapshot = std::span<const uint8_t>(r.take(len, "a snapshot"), len);
+    k.hashes.whole = r.le<uint64_t>("a state hash");
+    k.hashes.count = S;
+    for (uint32_t s = 0; s < S; ++s) k.hashes.sub[s] = r.le<uint64_t>("a subsystem hash");
+    if (!r.done()) r.fail("unexpected bytes after the keyframe");
+    if (index_used_ && (ci.kind != kFrameKeyframe || ci.first_tick != k.tick))
+      r.fail("the keyframe of tick " + std::to_string(k.tick) + " disagrees with the index");
+    on_keyframe(k);
+    return;
   }
-  if (index_used_ && xxh3(bytes_.data() + ci.offset, ci.compressed) != ci.frame_hash)
-    throw InputError(source_, "byte " + std::to_string(ci.offset), "the chunk's bytes do not match the index's hash of them");
-  if (index_used_ && checksum32(content.data(), content.size()) != ci.checksum)
-    throw InputError(source_, "byte " + std::to_string(ci.offset), "the chunk's content does not match its seek table checksum");
-  parse_chunk(c, content, [](const TickRecord&) {}, [](const Keyframe&) {});
+  if (magic != kChunkMagic) r.fail("neither a chunk (LSCK) nor a keyframe (LSKF)");
+  const uint64_t first = r.le<uint64_t>();
+  const uint32_t nticks = r.le<uint32_t>();
+  if (nticks == 0 || nticks > kMaxChunkTicks) r.fail("the chunk claims " + std::to_string(nticks) + " ticks");
+  if (index_used_ && (ci.kind != kFrameTicks || ci.first_tick != first || ci.ticks != nticks))
+    r.fail("the chunk of " + tick_range(first, nticks) + " disagrees with the index");
+  const std::size_t per_tick = 8 + static_cast<std::size_t>(S) * header_.sub_hash_bytes;
+  const std::size_t hashes_at = r.pos();
+  r.take(per_tick * nticks, "the chunk's hashes");
+  // The inputs: (tick offset, length, bytes), the first at offset 0, offsets rising.
+  const uint32_t ninputs = r.length(2, "the chunk's inputs");
+  if (ninputs == 0 || ninputs > nticks) r.fail("the chunk has " + std::to_string(ninputs) + " inputs for " + std::to_string(nticks) + " ticks");
+  struct In {
+    uint64_t at;
+    std::span<const uint8_t> bytes;
+  };
+  std::vector<In> inputs;
+  inputs.reserve(ninputs);
+  for (uint32_t k = 0; k < ninputs; ++k) {
+    const uint64_t at = read_varint(r, "an input's tick");
+    if (at >= nticks || (k == 0 && at != 0) || (k > 0 && at <= inputs.back().at))
+      r.fail("input " + std::to_string(k) + " is for tick offset " + std::to_string(at) + ", out of order or range");
+    const uint64_t len = read_varint(r, "an input length");
+    inputs.push_back({at, std::span<const uint8_t>(r.take(len, "an input"), len)});
+  }
+  if (!r.done()) r.fail(std::to_string(r.remaining()) + " unexpected bytes after the inputs");
+  TickRecord t;
+  const uint8_t* hp = content.data() + hashes_at;
+  std::size_t next_input = 0;
+  for (uint32_t k = 0; k < nticks; ++k, hp += per_tick) {
+    t.tick = first + k;
+    if (next_input < inputs.size() && inputs[next_input].at == k) t.input = inputs[next_input++].bytes;
+    uint64_t w = 0;
+    for (int b = 0; b < 8; ++b) w |= static_cast<uint64_t>(hp[b]) << (8 * b);
+    t.whole = w;
+    for (uint32_t s2 = 0; s2 < S; ++s2) {
+      uint64_t v = 0;
+      const uint8_t* p = hp + 8 + static_cast<std::size_t>(s2) * header_.sub_hash_bytes;
+      for (uint8_t b = 0; b < header_.sub_hash_bytes; ++b) v |= static_cast<uint64_t>(p[b]) << (8 * b);
+      t.sub[s2] = v;
+    }
+    on_tick(t);
+  }
+}
+
+// Walking without an index: decompress and parse a frame to learn what it is.
+void Recording::check_frame(std::size_t i) {
+  auto& ci = frames_[i];
+  const auto content = decompress(i);
+  uint8_t kind = 0;
+  uint64_t first = 0;
+  uint32_t ticks = 0;
+  parse(i, content, [&](const TickRecord& t) {
+    if (kind == 0) first = t.tick;
+    kind = kFrameTicks;
+    ++ticks;
+  }, [&](const Keyframe& k) {
+    kind = kFrameKeyframe;
+    first = k.tick;
+  });
+  ci.kind = kind;
+  ci.first_tick = first;
+  ci.ticks = ticks;
+}
+
+void Recording::scan(uint64_t from, uint64_t to, const std::function<void(const TickRecord&)>& on_tick,
+                     const std::function<void(const Keyframe&)>& on_keyframe) const {
+  for (std::size_t i = 0; i < frames_.size(); ++i) {
+    const auto& f = frames_[i];
+    if (f.kind == kFrameKeyframe) {
+      if (!on_keyframe || f.first_tick < from || f.first_tick >= to) continue;
+    } else {
+      if (f.first_tick + f.ticks <= from) continue;
+      if (f.first_tick >= to) break;
+    }
+    parse(i, decompress(i), [&](const TickRecord& t) {
+      if (t.tick >= from && t.tick < to) on_tick(t);
+    }, on_keyframe);
+  }
 }
 
 uint64_t Recording::ticks() const {
   uint64_t n = 0;
-  for (const auto& c : chunks_) n += c.ticks;
+  for (const auto& f : frames_) n += f.ticks;
   return n;
 }
 
-uint64_t Recording::raw_bytes() const {
+uint64_t Recording::chunk_count() const {
   uint64_t n = 0;
-  for (const auto& c : chunks_) n += c.decompressed;
+  for (const auto& f : frames_) n += f.kind == kFrameTicks ? 1 : 0;
   return n;
 }
 
 uint64_t Recording::keyframe_count() const {
   uint64_t n = 0;
-  for (const auto& c : chunks_) n += c.keyframes;
+  for (const auto& f : frames_) n += f.kind == kFrameKeyframe ? 1 : 0;
+  return n;
+}
+
+uint64_t Recording::raw_bytes() const {
+  uint64_t n = 0;
+  for (const auto& f : frames_) n += f.decompressed;
   return n;
 }
 
 std::optional<Recording::OwnedKeyframe> Recording::keyframe_at_or_before(uint64_t tick) const {
-  std::optional<OwnedKeyframe> best;
-  for (std::size_t c = 0; c < chunks_.size(); ++c) {
-    const auto& ci = chunks_[c];
-    if (ci.first_tick > tick) break;
-    if (ci.keyframes == 0) continue;
-    // A chunk's keyframes are at or after its first tick; read it only when it may hold a better one.
-    const auto content = decompress_chunk(c);
-    parse_chunk(c, content, [](const TickRecord&) {}, [&](const Keyframe& k) {
-      if (k.tick <= tick && (!best || k.tick >= best->tick))
-        best = OwnedKeyframe{k.tick, std::vector<uint8_t>(k.snapshot.begin(), k.snapshot.end()), k.hashes};
-    });
-  }
-  return best;
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < frames_.size() && frames_[i].first_tick <= tick; ++i)
+    if (frames_[i].kind == kFrameKeyframe) best = i;
+  if (!best) return std::nullopt;
+  std::optional<OwnedKeyframe> out;
+  parse(*best, decompress(*best), [](const TickRecord&) {}, [&](const Keyframe& k) {
+    out = OwnedKeyframe{k.tick, std::vector<uint8_t>(k.snapshot.begin(), k.snapshot.end()), k.hashes};
+  });
+  return out;
 }
 
 }  // namespace lockstep::lsr

@@ -24,7 +24,7 @@ namespace {
 void step_through(Model& m, const lsr::Recording& rec, uint64_t from, uint64_t until) {
   if (until <= from) return;
   rec.scan(from, until, [&](const lsr::TickRecord& t) { m.step(t.input, rec.source() + " tick " + std::to_string(t.tick)); },
-           [](const lsr::Keyframe&) {});
+           nullptr);
 }
 
 std::vector<std::string> differing_subsystems(const lsr::Header& h, const lsr::TickRecord& t, const StateHashes& now) {

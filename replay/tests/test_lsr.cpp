@@ -64,7 +64,7 @@ void nudge(Model& m, const std::string& path) {
 
 std::vector<uint64_t> scanned_hashes(const lsr::Recording& r) {
   std::vector<uint64_t> h;
-  r.scan(0, UINT64_MAX, [&](const lsr::TickRecord& t) { h.push_back(t.whole); }, [](const lsr::Keyframe&) {});
+  r.scan(0, UINT64_MAX, [&](const lsr::TickRecord& t) { h.push_back(t.whole); }, nullptr);
   return h;
 }
 
@@ -230,8 +230,8 @@ TEST_CASE("A recording cut off at any byte keeps every complete chunk and says w
   opt.chunk_ticks = 20;
   const Recorded rec = record("wander/yard.json", 200, opt);
   const auto whole = lsr::Recording::from_bytes(rec.bytes, "whole.lsr");
-  const auto& chunks = whole.chunks();
-  const std::size_t header_end = chunks.front().offset;
+  const auto& frames = whole.frames();
+  const std::size_t header_end = frames.front().offset;
   for (std::size_t cut = 0; cut < rec.bytes.size(); cut += (cut < header_end ? 97 : 61)) {
     INFO("cut at byte " << cut);
     std::vector<uint8_t> part(rec.bytes.begin(), rec.bytes.begin() + static_cast<std::ptrdiff_t>(cut));
@@ -242,15 +242,15 @@ TEST_CASE("A recording cut off at any byte keeps every complete chunk and says w
     const auto r = lsr::Recording::from_bytes(part, "cut.lsr");
     REQUIRE(r.damage());
     CHECK(r.damage()->truncated);
-    // Every chunk that ends at or before the cut is recovered, and nothing else.
+    // Every frame that ends at or before the cut is recovered, and nothing else.
     uint64_t expect_ticks = 0;
-    std::size_t expect_chunks = 0;
-    for (const auto& c : chunks)
-      if (c.offset + c.compressed <= cut) {
-        expect_ticks += c.ticks;
-        ++expect_chunks;
+    std::size_t expect_frames = 0;
+    for (const auto& f : frames)
+      if (f.offset + f.compressed <= cut) {
+        expect_ticks += f.ticks;
+        ++expect_frames;
       }
-    CHECK(r.chunks().size() == expect_chunks);
+    CHECK(r.frames().size() == expect_frames);
     CHECK(r.ticks() == expect_ticks);
     const auto got = scanned_hashes(r);
     CHECK(got == std::vector<uint64_t>(rec.hashes.begin(), rec.hashes.begin() + static_cast<std::ptrdiff_t>(expect_ticks)));

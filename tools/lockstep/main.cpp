@@ -159,23 +159,24 @@ void print_damage(const lockstep::lsr::Recording& r) {
   const auto& d = *r.damage();
   std::fprintf(stderr, "lockstep: %s: byte %llu, %s: %s\n", r.source().c_str(), static_cast<unsigned long long>(d.offset),
                d.where.c_str(), d.what.c_str());
-  std::fprintf(stderr, "lockstep: %s: %llu complete ticks recovered (%zu chunks) before the damage\n", r.source().c_str(),
-               static_cast<unsigned long long>(r.ticks()), r.chunks().size());
+  std::fprintf(stderr, "lockstep: %s: %llu complete ticks recovered (%llu chunks, %llu keyframes) before the damage\n",
+               r.source().c_str(), static_cast<unsigned long long>(r.ticks()),
+               static_cast<unsigned long long>(r.chunk_count()), static_cast<unsigned long long>(r.keyframe_count()));
 }
 
 int cmd_inspect(const std::string& path, bool json) {
   const auto r = lockstep::lsr::Recording::open(path);
   const auto& h = r.header();
   uint64_t compressed = 0;
-  for (const auto& c : r.chunks()) compressed += c.compressed;
+  for (const auto& c : r.frames()) compressed += c.compressed;
   const double ratio = compressed ? static_cast<double>(r.raw_bytes()) / static_cast<double>(compressed) : 0.0;
   if (json) {
     std::printf("{\"format\":\"%u.%u\",\"model\":\"%s\",\"model_version\":%u,\"tick_rate_hz\":%u,\"seed\":%llu,"
-                "\"first_tick\":%llu,\"ticks\":%llu,\"chunks\":%zu,\"keyframes\":%llu,\"chunk_ticks\":%u,"
+                "\"first_tick\":%llu,\"ticks\":%llu,\"chunks\":%llu,\"keyframes\":%llu,\"chunk_ticks\":%u,"
                 "\"keyframe_every\":%u,\"subsystem_hash_bytes\":%u,\"subsystems\":[",
                 h.major, h.minor, json_escape(h.model).c_str(), h.model_version, h.tick_rate_hz,
                 static_cast<unsigned long long>(h.seed), static_cast<unsigned long long>(h.first_tick),
-                static_cast<unsigned long long>(r.ticks()), r.chunks().size(),
+                static_cast<unsigned long long>(r.ticks()), static_cast<unsigned long long>(r.chunk_count()),
                 static_cast<unsigned long long>(r.keyframe_count()), h.chunk_ticks, h.keyframe_every, h.sub_hash_bytes);
     for (std::size_t i = 0; i < h.subsystems.size(); ++i) std::printf("%s\"%s\"", i ? "," : "", json_escape(h.subsystems[i]).c_str());
     std::printf("],\"build\":{\"compiler\":\"%s\",\"flags\":\"%s\",\"arch\":\"%s\",\"revision\":\"%s\"},"
@@ -199,7 +200,8 @@ int cmd_inspect(const std::string& path, bool json) {
   std::printf("flags       %s\n", h.build.flags.c_str());
   std::printf("ticks       %llu (from tick %llu, %.2f s of game time)\n", static_cast<unsigned long long>(r.ticks()),
               static_cast<unsigned long long>(h.first_tick), h.tick_rate_hz ? static_cast<double>(r.ticks()) / h.tick_rate_hz : 0.0);
-  std::printf("chunks      %zu of %u ticks; %llu keyframes, one every %u ticks\n", r.chunks().size(), h.chunk_ticks,
+  std::printf("chunks      %llu of up to %u ticks; %llu keyframes, one every %u ticks\n",
+              static_cast<unsigned long long>(r.chunk_count()), h.chunk_ticks,
               static_cast<unsigned long long>(r.keyframe_count()), h.keyframe_every);
   std::printf("subsystems  %s (%u bytes of each hash per tick)\n", join(h.subsystems).c_str(), h.sub_hash_bytes);
   std::printf("size        %llu bytes on disk, %llu raw, compression %.2fx; %.1f bytes per tick with keyframes\n",
@@ -374,7 +376,7 @@ int cmd_export(const ExportArgs& a) {
     m->step(t.input, a.path + " tick " + std::to_string(t.tick));
     emit();
     progress.update(++done);
-  }, [](const lockstep::lsr::Keyframe&) {});
+  }, nullptr);
   return r.damage() ? kExitBadInput : kExitOk;
 }
 

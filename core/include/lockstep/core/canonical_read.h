@@ -95,4 +95,14 @@ class CanonicalReader {
   std::size_t pos_ = 0;
 };
 
+/// Decode a whole canonical encoding into a T; trailing bytes are an error.
+template <class T>
+T decode_canonical(std::span<const uint8_t> bytes, const std::string& source) {
+  T v{};
+  CanonicalReader r(bytes, source);
+  r.read(v);
+  if (!r.done()) r.fail(std::to_string(r.remaining()) + " unexpected bytes after the end");
+  return v;
+}
+
 }  // namespace lockstep

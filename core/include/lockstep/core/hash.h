@@ -63,7 +63,12 @@ class Hasher {
   static constexpr std::size_t kBuf = 512;
   void flush();
   void update(const void* data, std::size_t n);
-  void* state_;
+  // The XXH3 streaming state lives inline (no allocation per hash) and is
+  // only started once more than one buffer's worth has been written; a small
+  // value is hashed in one shot from the buffer, with the same result.
+  static constexpr std::size_t kStateBytes = 640;  // >= sizeof(XXH3_state_t), checked in hash.cpp
+  alignas(64) unsigned char state_[kStateBytes];
+  bool streaming_ = false;
   unsigned char buf_[kBuf];
   std::size_t used_ = 0;
 };

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "lockstep/core/canonical_read.h"
 #include "lockstep/core/diff.h"
 #include "lockstep/core/hash.h"
 #include "lockstep/core/json_load.h"
@@ -48,7 +49,7 @@ class Model {
   virtual void step_scripted() = 0;
   /// The scenario's scripted input for the next tick, encoded.
   virtual std::vector<uint8_t> scripted_input() const = 0;
-  /// Step one tick with an encoded input; a bad encoding throws InputError.
+  /// Step one tick with an input in its canonical encoding (hash.h); a bad encoding throws InputError.
   virtual void step(std::span<const uint8_t> input, const std::string& source = "input") = 0;
   /// An encoded input as JSON text.
   virtual std::string input_json(std::span<const uint8_t> input) const = 0;
@@ -93,16 +94,16 @@ class ModelAdapter final : public Model {
   const std::string& scenario_json() const override { return scenario_json_; }
   uint64_t tick() const override { return m_.tick(); }
   void step_scripted() override { m_.step(m_.scripted_input()); }
-  std::vector<uint8_t> scripted_input() const override { return snapshot_bytes(m_.scripted_input()); }
+  std::vector<uint8_t> scripted_input() const override {
+    ByteSink sink;
+    write_canonical(sink, m_.scripted_input());
+    return std::move(sink.out);
+  }
   void step(std::span<const uint8_t> input, const std::string& source) override {
-    typename M::Input in{};
-    restore_bytes(input, in, source);
-    m_.step(in);
+    m_.step(decode_canonical<typename M::Input>(input, source));
   }
   std::string input_json(std::span<const uint8_t> input) const override {
-    typename M::Input in{};
-    restore_bytes(input, in, "input");
-    return to_json(in, "input");
+    return to_json(decode_canonical<typename M::Input>(input, "input"), "input");
   }
   StateHashes hashes() const override { return hash_state(m_.state()); }
   std::vector<uint8_t> snapshot() const override { return snapshot_bytes(m_.state()); }

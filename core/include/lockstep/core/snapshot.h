@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstring>
 #include <cereal/archives/json.hpp>
 #include <cereal/archives/portable_binary.hpp>
 #include <cereal/cereal.hpp>
@@ -49,6 +50,27 @@ std::size_t min_encoded_size() {
   }
 }
 
+/// Every bool leaf of a value holds 0 or 1 (read as bytes, never as bool).
+template <class T>
+bool bools_valid(const T& v) {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::same_as<U, bool>) {
+    unsigned char b = 0;
+    std::memcpy(&b, &v, 1);
+    return b <= 1;
+  } else if constexpr (Scalar<U> || std::same_as<U, std::string>) {
+    return true;
+  } else if constexpr (is_std_array_v<U> || is_std_vector_v<U>) {
+    for (const auto& e : v)
+      if (!bools_valid(e)) return false;
+    return true;
+  } else {
+    bool ok = true;
+    U::fields(v, [&](const FieldInfo&, const auto& f) { ok = ok && bools_valid(f); });
+    return ok;
+  }
+}
+
 }  // namespace lockstep::detail
 
 namespace cereal {
@@ -64,6 +86,14 @@ template <class Archive, class T, class A>
 void save(Archive& ar, const std::vector<T, A>& v) {
   static_assert(!std::is_same_v<T, bool>, "std::vector<bool> is not supported in state");
   ar(make_size_tag(static_cast<size_type>(v.size())));
+  if constexpr (std::is_same_v<Archive, PortableBinaryOutputArchive>) {
+    // Elements whose memory is their little-endian encoding go as one block:
+    // the same bytes the field-by-field path writes (reflect.h, is_raw).
+    if (lockstep::is_raw<T>()) {
+      ar.template saveBinary<1>(v.data(), v.size() * sizeof(T));
+      return;
+    }
+  }
   for (const auto& e : v) ar(e);
 }
 
@@ -77,6 +107,15 @@ void load(Archive& ar, std::vector<T, A>& v) {
                     std::to_string(lockstep::detail::restore_budget) + "-byte input can hold");
   v.clear();
   v.resize(static_cast<std::size_t>(n));
+  if constexpr (std::is_same_v<Archive, PortableBinaryInputArchive>) {
+    if (lockstep::is_raw<T>()) {
+      ar.template loadBinary<1>(v.data(), v.size() * sizeof(T));
+      // A flag must be 0 or 1 before anything reads it as a bool.
+      for (const auto& e : v)
+        if (!lockstep::detail::bools_valid(e)) throw Exception("a flag in a list is neither 0 nor 1");
+      return;
+    }
+  }
   for (auto& e : v) ar(e);
 }
 

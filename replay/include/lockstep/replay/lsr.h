@@ -4,9 +4,10 @@
 // and `zstd -dc` prints its raw tick stream:
 //   1. a skippable frame (magic 0x184D2A50) with the header: format version,
 //      model, the embedded scenario, the build that made it, tick rate, seed;
-//   2. chunks: each one standard zstd frame (content size and checksum) of
-//      `chunk_ticks` ticks: per tick its input, whole-state hash and subsystem
-//      hashes; every `keyframe_every` ticks a keyframe with the full state;
+//   2. data frames, each one standard zstd frame (content size and checksum):
+//      chunks of up to `chunk_ticks` ticks (per tick its input, whole-state
+//      hash and subsystem hashes) and, every `keyframe_every` ticks, a
+//      keyframe frame with the full state;
 //   3. a skippable frame (magic 0x184D2A51) with the index of chunks;
 //   4. a seek table in the layout of zstd's seekable format (skippable magic
 //      0x184D2A5E, footer magic 0x8F92EAB1).
@@ -37,8 +38,7 @@ inline constexpr uint32_t kSeekTableMagic = 0x184D2A5E;   ///< skippable frame: 
 inline constexpr uint32_t kSeekFooterMagic = 0x8F92EAB1;  ///< zstd seekable format footer
 inline constexpr uint32_t kZstdMagic = 0xFD2FB528;
 inline constexpr uint32_t kChunkMagic = 0x4B43534C;  ///< "LSCK" at the start of a chunk's content
-inline constexpr uint8_t kRecordTick = 0x01;
-inline constexpr uint8_t kRecordKeyframe = 0x02;
+inline constexpr uint32_t kKeyframeMagic = 0x464B534C;  ///< "LSKF" at the start of a keyframe's content
 
 // Sanity limits, checked before anything is allocated.
 inline constexpr std::size_t kMaxHeaderBytes = 64u << 20;
@@ -118,9 +118,10 @@ struct RecorderOptions {
   bool fsync = false;  ///< fsync after every chunk (slower; survives power loss, not just a crash)
 };
 
-/// Writes a recording while a model runs: `begin` once, `tick` after every
-/// step, `finish` at the end. Every completed chunk is on disk at once, so a
-/// crash loses at most the chunk being filled.
+/// Writes a recording while a model runs: construct (writes the header and a
+/// keyframe of the first state), `tick` after every step, `finish` at the end.
+/// Every completed frame is on disk at once, so a crash loses at most the
+/// ticks of the chunk being filled.
 class Recorder {
  public:
   Recorder(const std::string& path, const Model& model, const RecorderOptions& opt = {});
@@ -139,34 +140,36 @@ class Recorder {
 
  private:
   void keyframe(const Model& m);
-  void flush_chunk();
+  void flush_ticks();
+  void write_frame(uint8_t kind, uint64_t first_tick, uint32_t ticks, std::vector<uint8_t>& content);
   void write(const void* p, std::size_t n);
 
   struct IndexEntry {
     uint64_t offset;
     uint32_t compressed;
     uint32_t decompressed;
+    uint8_t kind;
     uint64_t first_tick;
     uint32_t ticks;
-    uint32_t keyframes;
     uint64_t frame_hash;
+    uint32_t checksum;
   };
   std::string path_;
   std::FILE* f_ = nullptr;
   Header header_;
   RecorderOptions opt_;
   void* cctx_ = nullptr;
-  std::vector<uint8_t> chunk_;  ///< records of the chunk being filled
-  std::vector<uint8_t> out_;    ///< compression buffer
+  std::vector<uint8_t> chunk_;   ///< the hashes of the chunk being filled
+  std::vector<uint8_t> inputs_;  ///< its inputs, where they change
+  uint32_t chunk_inputs_ = 0;
+  std::vector<uint8_t> last_input_;
+  std::vector<uint8_t> out_;  ///< compression buffer
   uint64_t chunk_first_ = 0;
-  uint32_t chunk_ticks_ = 0, chunk_keyframes_ = 0;
+  uint32_t chunk_ticks_ = 0;
   uint64_t ticks_ = 0;
   uint64_t offset_ = 0;
+  uint32_t header_bytes_ = 0;
   std::vector<IndexEntry> index_;
-  struct Frame {
-    uint32_t compressed, decompressed, checksum;
-  };
-  std::vector<Frame> frames_;  ///< for the seek table
   bool finished_ = false;
 };
 
@@ -178,80 +181,75 @@ struct Damage {
   bool truncated = false;  ///< the file ends inside a frame (cut off), rather than a wrong byte
 };
 
+inline constexpr uint8_t kFrameTicks = 1;
+inline constexpr uint8_t kFrameKeyframe = 2;
+
+/// One data frame: a chunk of ticks, or a keyframe.
 struct ChunkInfo {
   uint64_t offset = 0;
   uint32_t compressed = 0, decompressed = 0;
-  uint64_t first_tick = 0;
-  uint32_t ticks = 0, keyframes = 0;
+  uint8_t kind = kFrameTicks;
+  uint64_t first_tick = 0;   ///< a keyframe's tick
+  uint32_t ticks = 0;        ///< 0 for a keyframe
   uint32_t checksum = 0;     ///< the seek table's checksum of the content (when read from the index)
   uint64_t frame_hash = 0;   ///< the index's XXH3-64 of the compressed frame (when read from the index)
 };
 
-/// A recording opened for reading: the header, the good chunks (from the
+/// A recording opened for reading: the header, the good frames (from the
 /// index, or by walking the frames), and the first damage if any.
 class Recording {
  public:
-  /// Open and check a recording; InputError when it is not one at all.
+  /// Open a recording and check every frame; InputError when it is not one at all.
   static Recording open(const std::string& path);
   static Recording from_bytes(std::vector<uint8_t> bytes, const std::string& source);
 
   const Header& header() const { return header_; }
-  const std::vector<ChunkInfo>& chunks() const { return chunks_; }
+  /// The good data frames, in file (and tick) order.
+  const std::vector<ChunkInfo>& frames() const { return frames_; }
   const std::optional<Damage>& damage() const { return damage_; }
   bool index_used() const { return index_used_; }
   uint64_t file_bytes() const { return bytes_.size(); }
   uint64_t first_tick() const { return header_.first_tick; }
-  /// Ticks in the good chunks.
-  uint64_t ticks() const;
-  /// Total decompressed bytes of the good chunks.
-  uint64_t raw_bytes() const;
-  uint64_t keyframe_count() const;
+  uint64_t ticks() const;           ///< ticks in the good chunks
+  uint64_t chunk_count() const;     ///< frames of ticks
+  uint64_t keyframe_count() const;  ///< keyframe frames
+  uint64_t raw_bytes() const;       ///< decompressed bytes of the good frames
   const std::string& source() const { return source_; }
 
-  /// Visit every tick record and keyframe of the good chunks in [from, to)
-  /// ticks, in order. Chunks are decompressed one at a time.
-  template <class OnTick, class OnKeyframe>
-  void scan(uint64_t from, uint64_t to, OnTick&& on_tick, OnKeyframe&& on_keyframe) const {
-    for (std::size_t c = 0; c < chunks_.size(); ++c) {
-      const auto& ci = chunks_[c];
-      if (ci.first_tick + ci.ticks < from) continue;
-      if (ci.first_tick > to) break;
-      const auto content = decompress_chunk(c);
-      parse_chunk(c, content, [&](const TickRecord& t) {
-        if (t.tick >= from && t.tick < to) on_tick(t);
-      }, [&](const Keyframe& k) {
-        if (k.tick >= from && k.tick < to) on_keyframe(k);
-      });
-    }
-  }
+  /// Visit the tick records and keyframes with ticks in [from, to), in tick
+  /// order (a keyframe of tick t comes before the record of tick t). Only the
+  /// frames that overlap the range are decompressed; keyframes only when
+  /// `on_keyframe` is set.
+  void scan(uint64_t from, uint64_t to, const std::function<void(const TickRecord&)>& on_tick,
+            const std::function<void(const Keyframe&)>& on_keyframe) const;
 
-  /// The last keyframe at or before `tick`, as an owned snapshot.
   struct OwnedKeyframe {
     uint64_t tick = 0;
     std::vector<uint8_t> snapshot;
     StateHashes hashes;
   };
+  /// The last keyframe at or before `tick` (one frame is decompressed).
   std::optional<OwnedKeyframe> keyframe_at_or_before(uint64_t tick) const;
-
-  std::vector<uint8_t> decompress_chunk(std::size_t c) const;
-  /// Parse one chunk's content; InputError on any inconsistency.
-  void parse_chunk(std::size_t c, const std::vector<uint8_t>& content,
-                   const std::function<void(const TickRecord&)>& on_tick,
-                   const std::function<void(const Keyframe&)>& on_keyframe) const;
 
  private:
   void read_header();
   bool read_index();
   void walk_frames(uint64_t from);
-  void check_chunk(std::size_t c);
+  void check_frame(std::size_t i);
+  std::vector<uint8_t> decompress(std::size_t i) const;
+  std::vector<uint8_t> decompress_unchecked(std::size_t i) const;
+  void parse(std::size_t i, const std::vector<uint8_t>& content, const std::function<void(const TickRecord&)>& on_tick,
+             const std::function<void(const Keyframe&)>& on_keyframe) const;
+  std::string frame_name(std::size_t i) const;
 
   std::string source_;
   std::vector<uint8_t> bytes_;
   Header header_;
-  uint64_t chunks_start_ = 0;
-  std::vector<ChunkInfo> chunks_;
+  uint64_t frames_start_ = 0;
+  std::vector<ChunkInfo> frames_;
   std::optional<Damage> damage_;
   bool index_used_ = false;
+  std::shared_ptr<void> dctx_;
 };
 
 /// The subsystem hash as a tick record keeps it.
