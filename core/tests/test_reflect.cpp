@@ -278,3 +278,47 @@ TEST_CASE("XXH3 gives the same hash on every code path this CPU has", "[hash]") 
     CHECK(h.digest() == xxh3_portable(data.data(), n));
   }
 }
+
+namespace {
+struct Flagged {
+  int32_t a = 0;
+  bool b = false;
+  bool c = true;
+  uint16_t d = 7;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"a"}, s.a);
+    v(FieldInfo{"b"}, s.b);
+    v(FieldInfo{"c"}, s.c);
+    v(FieldInfo{"d"}, s.d);
+  }
+};
+struct FlagList {
+  std::vector<Flagged> items;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"items"}, s.items);
+  }
+};
+}  // namespace
+
+TEST_CASE("A list of plain structs snapshots as one block with the field-by-field bytes", "[snapshot]") {
+  REQUIRE(is_raw<Flagged>());
+  FlagList l;
+  for (int i = 0; i < 4; ++i) l.items.push_back(Flagged{i * 1000, i % 2 == 1, i % 3 == 0, static_cast<uint16_t>(i)});
+  const auto bytes = snapshot_bytes(l);
+  // Portable binary: 1 endianness byte, u64 size, then each element's canonical bytes.
+  ByteSink canon;
+  for (const auto& e : l.items) write_canonical(canon, e, /*allow_raw=*/false);
+  REQUIRE(bytes.size() == 1 + 8 + canon.out.size());
+  CHECK(std::equal(canon.out.begin(), canon.out.end(), bytes.begin() + 9));
+  FlagList back;
+  restore_bytes(bytes, back);
+  CHECK(diff_fields(back, l).empty());
+  // A flag byte that is neither 0 nor 1 is refused, not read as a bool.
+  auto bad = bytes;
+  bad[9 + 8 + 4] = 2;  // items[1].b
+  FlagList target;
+  CHECK_THROWS_WITH(restore_bytes(bad, target, "flags.bin"), Catch::Contains("a flag in a list is neither 0 nor 1"));
+  CHECK(target.items.empty());
+}

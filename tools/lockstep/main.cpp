@@ -1,6 +1,8 @@
 // lockstep: the command line. Exit status as cmp(1): 0 same or pass,
 // 1 divergent or fail, 2 bad usage or bad input.
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <fstream>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -10,6 +12,7 @@
 #include "lockstep/core/model.h"
 #include "lockstep/replay/lsr.h"
 #include "lockstep/replay/replay.h"
+#include "lockstep/verify/rundiff.h"
 
 namespace {
 
@@ -380,6 +383,155 @@ int cmd_export(const ExportArgs& a) {
   return r.damage() ? kExitBadInput : kExitOk;
 }
 
+
+struct DiffArgs {
+  std::string a, b;
+  bool all = false, json = false;
+  std::vector<std::string> ignore;
+  std::string ignore_file;
+};
+
+std::string value_line(const lockstep::LeafValue& v) {
+  if (v.kind == lockstep::LeafKind::F32 || v.kind == lockstep::LeafKind::F64) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, v.kind == lockstep::LeafKind::F32 ? "0x%08llx" : "0x%016llx",
+                  static_cast<unsigned long long>(v.bits));
+    return v.text + " (" + buf + ")";
+  }
+  return v.text;
+}
+
+int cmd_diff(DiffArgs a) {
+  if (!a.ignore_file.empty()) {
+    std::ifstream in(a.ignore_file);
+    if (!in) throw lockstep::InputError(a.ignore_file, "", "cannot open the ignore list");
+    std::string line;
+    while (std::getline(in, line)) {
+      const auto hash = line.find('#');
+      if (hash != std::string::npos) line.resize(hash);
+      while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+      std::size_t s = 0;
+      while (s < line.size() && std::isspace(static_cast<unsigned char>(line[s]))) ++s;
+      if (s < line.size()) a.ignore.push_back(line.substr(s));
+    }
+  }
+  const auto ra = lockstep::lsr::Recording::open(a.a);
+  const auto rb = lockstep::lsr::Recording::open(a.b);
+  for (const auto* r : {&ra, &rb})
+    if (r->damage()) print_damage(*r);
+  lockstep::verify::DiffOptions opt;
+  opt.all = a.all;
+  opt.ignore = a.ignore;
+  const auto d = lockstep::verify::diff_recordings(ra, rb, opt);
+  const bool damaged = ra.damage() || rb.damage();
+  const int status = !d.same() ? kExitDiffer : (damaged ? kExitBadInput : kExitOk);
+  if (a.json) {
+    std::printf("{\"same\":%s,\"common_ticks\":%llu,\"ticks_a\":%llu,\"ticks_b\":%llu,\"notes\":[", d.same() ? "true" : "false",
+                static_cast<unsigned long long>(d.common_ticks), static_cast<unsigned long long>(d.ticks_a),
+                static_cast<unsigned long long>(d.ticks_b));
+    for (std::size_t i = 0; i < d.notes.size(); ++i) std::printf("%s\"%s\"", i ? "," : "", json_escape(d.notes[i]).c_str());
+    std::printf("]");
+    if (d.hash_tick) std::printf(",\"first_hash_divergence\":%llu", static_cast<unsigned long long>(*d.hash_tick));
+    if (d.tick) {
+      std::printf(",\"tick\":%llu,\"subsystems\":[", static_cast<unsigned long long>(*d.tick));
+      for (std::size_t i = 0; i < d.subsystems.size(); ++i) std::printf("%s\"%s\"", i ? "," : "", json_escape(d.subsystems[i]).c_str());
+      std::printf("],\"fields\":[");
+      for (std::size_t i = 0; i < d.fields.size(); ++i) {
+        const auto& f = d.fields[i];
+        std::printf("%s{\"path\":\"%s\",\"subsystem\":\"%s\"", i ? "," : "", json_escape(f.path).c_str(), json_escape(f.subsystem).c_str());
+        if (f.is_size) {
+          std::printf(",\"size_a\":%zu,\"size_b\":%zu}", f.size_a, f.size_b);
+          continue;
+        }
+        std::printf(",\"a\":\"%s\",\"b\":\"%s\",\"a_bits\":\"%016llx\",\"b_bits\":\"%016llx\"", json_escape(f.a.text).c_str(),
+                    json_escape(f.b.text).c_str(), static_cast<unsigned long long>(f.a.bits), static_cast<unsigned long long>(f.b.bits));
+        if (auto u = lockstep::ulp_distance(f.a, f.b)) std::printf(",\"ulps\":%llu", static_cast<unsigned long long>(*u));
+        std::printf("}");
+      }
+      std::printf("],\"not_reproduced\":[");
+      for (std::size_t i = 0; i < d.not_reproduced.size(); ++i) std::printf("%s\"%s\"", i ? "," : "", d.not_reproduced[i].c_str());
+      std::printf("],\"keyframe_tick\":");
+      if (d.keyframe_tick) std::printf("%llu", static_cast<unsigned long long>(*d.keyframe_tick));
+      else std::printf("null");
+      std::printf(",\"ignored_fields\":%zu,\"input_a\":%s,\"input_b\":%s", d.ignored_fields,
+                  d.input_a.empty() ? "null" : ("\"" + json_escape(d.input_a) + "\"").c_str(),
+                  d.input_b.empty() ? "null" : ("\"" + json_escape(d.input_b) + "\"").c_str());
+    }
+    std::printf("}\n");
+    return status;
+  }
+  auto describe = [](const lockstep::lsr::Recording& r) {
+    const auto& h = r.header();
+    return h.model + " v" + std::to_string(h.model_version) + ", " + std::to_string(r.ticks()) + " ticks, " +
+           h.build.compiler + " " + h.build.arch + ", revision " + h.build.revision;
+  };
+  std::printf("a           %s: %s\n", a.a.c_str(), describe(ra).c_str());
+  std::printf("b           %s: %s\n", a.b.c_str(), describe(rb).c_str());
+  for (const auto& n : d.notes) std::printf("note        %s\n", n.c_str());
+  if (!d.tick) {
+    if (d.hash_tick)
+      std::printf("same        except in ignored fields (hashes part at tick %llu)\n", static_cast<unsigned long long>(*d.hash_tick));
+    if (d.ticks_a == d.ticks_b) {
+      std::printf("result      identical for all %llu ticks\n", static_cast<unsigned long long>(d.common_ticks));
+    } else {
+      std::printf("result      identical for the %llu ticks both hold; %s has %llu more\n",
+                  static_cast<unsigned long long>(d.common_ticks), d.ticks_a > d.ticks_b ? "a" : "b",
+                  static_cast<unsigned long long>(d.ticks_a > d.ticks_b ? d.ticks_a - d.ticks_b : d.ticks_b - d.ticks_a));
+    }
+    return status;
+  }
+  const uint64_t t = *d.tick;
+  std::printf("DIVERGED    at tick %llu: the states after that step differ; ticks %llu-%llu match\n",
+              static_cast<unsigned long long>(t), static_cast<unsigned long long>(d.first_tick),
+              static_cast<unsigned long long>(t == d.first_tick ? t : t - 1));
+  if (t == d.first_tick) std::printf("            (the very first step already differs)\n");
+  if (d.hash_tick && *d.hash_tick < t)
+    std::printf("            (hashes part earlier, at tick %llu, in ignored fields)\n", static_cast<unsigned long long>(*d.hash_tick));
+  std::printf("subsystem   %s\n", d.subsystems.empty() ? "(stored subsystem hashes agree)" : join(d.subsystems).c_str());
+  for (const auto& who : d.not_reproduced)
+    std::printf("note        re-simulated by this build, recording %s does not reproduce its own hash at tick %llu:\n"
+                "            it was made by a build that computes differently (replay it in each build to see which)\n",
+                who.c_str(), static_cast<unsigned long long>(t));
+  if (d.keyframe_tick)
+    std::printf("fields      as recorded at keyframe %llu, the first both recordings hold after the divergence\n",
+                static_cast<unsigned long long>(*d.keyframe_tick));
+  else if (!d.not_reproduced.empty())
+    std::printf("fields      unknown: no keyframe both recordings hold comes after the divergence\n");
+  for (const auto& f : d.fields) {
+    std::printf("field       %s\n", f.path.c_str());
+    if (f.is_size) {
+      std::printf("  a         %zu elements\n  b         %zu elements\n", f.size_a, f.size_b);
+      continue;
+    }
+    std::printf("  a         %s\n", value_line(f.a).c_str());
+    std::printf("  b         %s\n", value_line(f.b).c_str());
+    if (auto u = lockstep::ulp_distance(f.a, f.b)) std::printf("  ulps      %llu\n", static_cast<unsigned long long>(*u));
+  }
+  if (d.ignored_fields) std::printf("ignored     %zu more divergent fields match the ignore list\n", d.ignored_fields);
+  auto one_line = [](std::string s) {
+    std::string o;
+    bool space = false;
+    for (char c : s) {
+      if (c == '\n' || c == ' ') {
+        space = true;
+        continue;
+      }
+      if (space && !o.empty()) o += ' ';
+      space = false;
+      o += c;
+    }
+    return o;
+  };
+  std::printf("input a     tick %llu: %s\n", static_cast<unsigned long long>(t), one_line(d.input_a).c_str());
+  std::printf("input b     tick %llu: %s\n", static_cast<unsigned long long>(t), one_line(d.input_b).c_str());
+  if (t > d.first_tick) {
+    std::printf("before a    tick %llu: %s\n", static_cast<unsigned long long>(t - 1), one_line(d.prev_input_a).c_str());
+    std::printf("before b    tick %llu: %s\n", static_cast<unsigned long long>(t - 1), one_line(d.prev_input_b).c_str());
+  }
+  if (!a.all && d.fields.size() == 1) std::printf("more        --all lists every divergent field at that tick\n");
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -456,6 +608,18 @@ int main(int argc, char** argv) {
   exportc->footer("\nExample:\n  lockstep export yard.lsr --fields 'entities[0].position' entities[0].forcemove --from 100 --to 200\n"
                   "Floats print as the shortest decimal that reads back to the same bits.");
 
+  DiffArgs diff_a;
+  auto* diffc = app.add_subcommand("diff", "Compare two recordings: the first divergent tick, subsystem and field");
+  diffc->add_option("a", diff_a.a, "The first recording")->required()->check(CLI::ExistingFile);
+  diffc->add_option("b", diff_a.b, "The second recording")->required()->check(CLI::ExistingFile);
+  diffc->add_flag("--all", diff_a.all, "List every divergent field at the first divergent tick");
+  diffc->add_option("--ignore", diff_a.ignore, "Field-path globs declared harmless (e.g. 'entities[*].smoke_played')");
+  diffc->add_option("--ignore-file", diff_a.ignore_file, "A file of such globs, one per line, # comments")->check(CLI::ExistingFile);
+  diffc->add_flag("--json", diff_a.json, "Print JSON");
+  diffc->footer("\nScans both hash chains for the first divergent tick, rebuilds both states there (nearest\n"
+                "keyframe, then each recording's own inputs) and walks the fields in listing order.\n"
+                "Exit 0 same, 1 divergent (or of different lengths), 2 bad input.");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -474,6 +638,7 @@ int main(int argc, char** argv) {
     if (replay->parsed()) return cmd_replay(rep_a);
     if (inspect->parsed()) return cmd_inspect(insp_path, insp_json);
     if (exportc->parsed()) return cmd_export(exp_a);
+    if (diffc->parsed()) return cmd_diff(diff_a);
   } catch (const lockstep::InputError& e) {
     std::fprintf(stderr, "lockstep: %s\n", e.what());
     return kExitBadInput;
