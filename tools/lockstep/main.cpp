@@ -12,6 +12,7 @@
 #include "lockstep/core/model.h"
 #include "lockstep/replay/lsr.h"
 #include "lockstep/replay/replay.h"
+#include "lockstep/verify/gate.h"
 #include "lockstep/verify/rundiff.h"
 
 namespace {
@@ -391,16 +392,6 @@ struct DiffArgs {
   std::string ignore_file;
 };
 
-std::string value_line(const lockstep::LeafValue& v) {
-  if (v.kind == lockstep::LeafKind::F32 || v.kind == lockstep::LeafKind::F64) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, v.kind == lockstep::LeafKind::F32 ? "0x%08llx" : "0x%016llx",
-                  static_cast<unsigned long long>(v.bits));
-    return v.text + " (" + buf + ")";
-  }
-  return v.text;
-}
-
 int cmd_diff(DiffArgs a) {
   if (!a.ignore_file.empty()) {
     std::ifstream in(a.ignore_file);
@@ -460,76 +451,54 @@ int cmd_diff(DiffArgs a) {
     std::printf("}\n");
     return status;
   }
-  auto describe = [](const lockstep::lsr::Recording& r) {
-    const auto& h = r.header();
-    return h.model + " v" + std::to_string(h.model_version) + ", " + std::to_string(r.ticks()) + " ticks, " +
-           h.build.compiler + " " + h.build.arch + ", revision " + h.build.revision;
-  };
-  std::printf("a           %s: %s\n", a.a.c_str(), describe(ra).c_str());
-  std::printf("b           %s: %s\n", a.b.c_str(), describe(rb).c_str());
-  for (const auto& n : d.notes) std::printf("note        %s\n", n.c_str());
-  if (!d.tick) {
-    if (d.hash_tick)
-      std::printf("same        except in ignored fields (hashes part at tick %llu)\n", static_cast<unsigned long long>(*d.hash_tick));
-    if (d.ticks_a == d.ticks_b) {
-      std::printf("result      identical for all %llu ticks\n", static_cast<unsigned long long>(d.common_ticks));
-    } else {
-      std::printf("result      identical for the %llu ticks both hold; %s has %llu more\n",
-                  static_cast<unsigned long long>(d.common_ticks), d.ticks_a > d.ticks_b ? "a" : "b",
-                  static_cast<unsigned long long>(d.ticks_a > d.ticks_b ? d.ticks_a - d.ticks_b : d.ticks_b - d.ticks_a));
-    }
-    return status;
-  }
-  const uint64_t t = *d.tick;
-  std::printf("DIVERGED    at tick %llu: the states after that step differ; ticks %llu-%llu match\n",
-              static_cast<unsigned long long>(t), static_cast<unsigned long long>(d.first_tick),
-              static_cast<unsigned long long>(t == d.first_tick ? t : t - 1));
-  if (t == d.first_tick) std::printf("            (the very first step already differs)\n");
-  if (d.hash_tick && *d.hash_tick < t)
-    std::printf("            (hashes part earlier, at tick %llu, in ignored fields)\n", static_cast<unsigned long long>(*d.hash_tick));
-  std::printf("subsystem   %s\n", d.subsystems.empty() ? "(stored subsystem hashes agree)" : join(d.subsystems).c_str());
-  for (const auto& who : d.not_reproduced)
-    std::printf("note        re-simulated by this build, recording %s does not reproduce its own hash at tick %llu:\n"
-                "            it was made by a build that computes differently (replay it in each build to see which)\n",
-                who.c_str(), static_cast<unsigned long long>(t));
-  if (d.keyframe_tick)
-    std::printf("fields      as recorded at keyframe %llu, the first both recordings hold after the divergence\n",
-                static_cast<unsigned long long>(*d.keyframe_tick));
-  else if (!d.not_reproduced.empty())
-    std::printf("fields      unknown: no keyframe both recordings hold comes after the divergence\n");
-  for (const auto& f : d.fields) {
-    std::printf("field       %s\n", f.path.c_str());
-    if (f.is_size) {
-      std::printf("  a         %zu elements\n  b         %zu elements\n", f.size_a, f.size_b);
-      continue;
-    }
-    std::printf("  a         %s\n", value_line(f.a).c_str());
-    std::printf("  b         %s\n", value_line(f.b).c_str());
-    if (auto u = lockstep::ulp_distance(f.a, f.b)) std::printf("  ulps      %llu\n", static_cast<unsigned long long>(*u));
-  }
-  if (d.ignored_fields) std::printf("ignored     %zu more divergent fields match the ignore list\n", d.ignored_fields);
-  auto one_line = [](std::string s) {
-    std::string o;
-    bool space = false;
-    for (char c : s) {
-      if (c == '\n' || c == ' ') {
-        space = true;
-        continue;
-      }
-      if (space && !o.empty()) o += ' ';
-      space = false;
-      o += c;
-    }
-    return o;
-  };
-  std::printf("input a     tick %llu: %s\n", static_cast<unsigned long long>(t), one_line(d.input_a).c_str());
-  std::printf("input b     tick %llu: %s\n", static_cast<unsigned long long>(t), one_line(d.input_b).c_str());
-  if (t > d.first_tick) {
-    std::printf("before a    tick %llu: %s\n", static_cast<unsigned long long>(t - 1), one_line(d.prev_input_a).c_str());
-    std::printf("before b    tick %llu: %s\n", static_cast<unsigned long long>(t - 1), one_line(d.prev_input_b).c_str());
-  }
-  if (!a.all && d.fields.size() == 1) std::printf("more        --all lists every divergent field at that tick\n");
+  std::fputs(lockstep::verify::report_text(d, ra, rb).c_str(), stdout);
+  if (!d.tick) return status;
   return status;
+}
+
+
+struct GateArgs {
+  std::string file, junit, shard = "1/1";
+  bool update = false, json = false;
+};
+
+int cmd_gate(const GateArgs& a) {
+  lockstep::verify::GateOptions opt;
+  opt.update = a.update;
+  {
+    const auto slash = a.shard.find('/');
+    char* e1 = nullptr;
+    char* e2 = nullptr;
+    const std::string i = a.shard.substr(0, slash), n = slash == std::string::npos ? "" : a.shard.substr(slash + 1);
+    const unsigned long si = std::strtoul(i.c_str(), &e1, 10), sn = std::strtoul(n.c_str(), &e2, 10);
+    if (slash == std::string::npos || i.empty() || n.empty() || *e1 || *e2 || si == 0 || sn == 0 || si > sn || sn > 100000)
+      throw lockstep::InputError("", "--shard " + a.shard, "expected I/N with 1 <= I <= N, e.g. 2/4");
+    opt.shard = static_cast<uint32_t>(si);
+    opt.shards = static_cast<uint32_t>(sn);
+  }
+  if (!a.json) opt.log = [](const std::string& line) { std::printf("%s\n", line.c_str()); std::fflush(stdout); };
+  const auto g = lockstep::verify::load_gate(a.file);
+  const auto cases = lockstep::verify::run_gate(a.file, opt);
+  std::size_t failed = 0;
+  for (const auto& c : cases) failed += c.passed ? 0 : 1;
+  if (!a.junit.empty()) {
+    std::ofstream out(a.junit, std::ios::binary);
+    if (!out) throw lockstep::InputError(a.junit, "", "cannot write the JUnit report");
+    out << lockstep::verify::junit_xml(g.name, cases);
+  }
+  if (a.json) {
+    std::printf("{\"passed\":%zu,\"failed\":%zu,\"cases\":[", cases.size() - failed, failed);
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      std::printf("%s{\"scenario\":\"%s\",\"passed\":%s,\"updated\":%s,\"ticks\":%llu,\"message\":\"%s\"}", i ? "," : "",
+                  json_escape(cases[i].name).c_str(), cases[i].passed ? "true" : "false", cases[i].updated ? "true" : "false",
+                  static_cast<unsigned long long>(cases[i].ticks), json_escape(cases[i].message).c_str());
+    std::printf("]}\n");
+  } else {
+    for (const auto& c : cases)
+      if (!c.passed && !c.report.empty()) std::printf("\n%s:\n%s", c.name.c_str(), c.report.c_str());
+    std::printf("gate: %zu passed, %zu failed\n", cases.size() - failed, failed);
+  }
+  return failed ? kExitDiffer : kExitOk;
 }
 
 }  // namespace
@@ -620,6 +589,17 @@ int main(int argc, char** argv) {
                 "keyframe, then each recording's own inputs) and walks the fields in listing order.\n"
                 "Exit 0 same, 1 divergent (or of different lengths), 2 bad input.");
 
+  GateArgs gate_a;
+  auto* gate = app.add_subcommand("gate", "Run scenarios against their golden recordings: the CI gate");
+  gate->add_option("gatefile", gate_a.file, "A gate file (JSON: scenarios, ticks, golden recordings)")->required()->check(CLI::ExistingFile);
+  gate->add_option("--junit", gate_a.junit, "Write JUnit XML here: one test case per scenario");
+  gate->add_flag("--update", gate_a.update, "Write the golden recordings that are missing or differ (review the change!)");
+  gate->add_option("--shard", gate_a.shard, "Run shard I of N (scenarios whose index modulo N is I-1)");
+  gate->add_flag("--json", gate_a.json, "Print JSON");
+  gate->footer("\nExample:\n  lockstep gate fixtures/gate.json --junit gate.xml\n"
+               "Exit 0 when every scenario matches its golden recording, 1 at the first divergence of any\n"
+               "(the report is lockstep diff's), 2 for a bad gate file, scenario or golden recording.");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -639,6 +619,7 @@ int main(int argc, char** argv) {
     if (inspect->parsed()) return cmd_inspect(insp_path, insp_json);
     if (exportc->parsed()) return cmd_export(exp_a);
     if (diffc->parsed()) return cmd_diff(diff_a);
+    if (gate->parsed()) return cmd_gate(gate_a);
   } catch (const lockstep::InputError& e) {
     std::fprintf(stderr, "lockstep: %s\n", e.what());
     return kExitBadInput;

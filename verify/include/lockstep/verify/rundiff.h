@@ -39,4 +39,7 @@ struct RunDiff {
 /// Compare two recordings of one model. InputError when they are of different models.
 RunDiff diff_recordings(const lsr::Recording& a, const lsr::Recording& b, const DiffOptions& opt);
 
+/// The human report of a comparison (what `lockstep diff` prints).
+std::string report_text(const RunDiff& d, const lsr::Recording& a, const lsr::Recording& b);
+
 }  // namespace lockstep::verify

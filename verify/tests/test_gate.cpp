@@ -1,0 +1,102 @@
+// lockstep gate: scenarios against golden recordings, JUnit XML, --update, shards.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "fixtures.h"
+#include "lockstep/core/json_load.h"
+#include "lockstep/verify/gate.h"
+
+using namespace lockstep;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempGate {
+  fs::path dir = fs::temp_directory_path() / ("lockstep-gate-test-" + std::to_string(::getpid()));
+  std::string file = (dir / "gate.json").string();
+  explicit TempGate(const std::vector<std::string>& scenarios, uint64_t ticks = 300) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    Json g = {{"name", "test gate"}, {"keyframe_every", 60}, {"scenarios", Json::array()}};
+    for (const auto& s : scenarios)
+      g["scenarios"].push_back({{"scenario", fixtures::path(s)}, {"ticks", ticks}, {"golden", "golden/" + fs::path(s).stem().string() + ".lsr"}});
+    std::ofstream(file) << g.dump(2);
+  }
+  ~TempGate() { fs::remove_all(dir); }
+};
+
+}  // namespace
+
+TEST_CASE("gate: a missing golden fails until --update writes it, then the gate passes", "[gate]") {
+  TempGate t({"wander/yard.json", "wander/setpath.json"});
+  auto cases = verify::run_gate(t.file, {});
+  REQUIRE(cases.size() == 2);
+  CHECK_FALSE(cases[0].passed);
+  CHECK(cases[0].message.find("--update") != std::string::npos);
+  verify::GateOptions upd;
+  upd.update = true;
+  cases = verify::run_gate(t.file, upd);
+  CHECK(cases[0].passed);
+  CHECK(cases[0].updated);
+  CHECK(fs::exists(t.dir / "golden" / "yard.lsr"));
+  cases = verify::run_gate(t.file, {});
+  CHECK(cases[0].passed);
+  CHECK_FALSE(cases[0].updated);
+  CHECK(cases[1].passed);
+  const std::string xml = verify::junit_xml("test gate", cases);
+  CHECK(xml.find("<testsuite name=\"test gate\" tests=\"2\" failures=\"0\"") != std::string::npos);
+  CHECK(xml.find("<testcase classname=\"lockstep.gate\" name=\"" + fixtures::path("wander/yard.json") + "\"") != std::string::npos);
+}
+
+TEST_CASE("gate: a changed behaviour fails with the divergence report, in JUnit too", "[gate]") {
+  TempGate t({"wander/yard.json"});
+  verify::GateOptions upd;
+  upd.update = true;
+  verify::run_gate(t.file, upd);
+  // Make the golden from a scenario whose entity 9 is warped at tick 150: the real scenario now differs.
+  auto j = parse_json_file(fixtures::path("wander/yard.json"));
+  j["script"].push_back({{"tick", 150}, {"entity", 9}, {"kind", "warp"}, {"value", {1, 0, 1}}});
+  const auto other = (t.dir / "other.json").string();
+  std::ofstream(other) << j.dump();
+  Json g = parse_json_file(t.file);
+  g["scenarios"][0]["scenario"] = other;
+  std::ofstream(t.file) << g.dump();
+  verify::run_gate(t.file, upd);  // the golden now holds the warped run
+  g["scenarios"][0]["scenario"] = fixtures::path("wander/yard.json");
+  std::ofstream(t.file) << g.dump();
+  const auto cases = verify::run_gate(t.file, {});
+  REQUIRE(cases.size() == 1);
+  CHECK_FALSE(cases[0].passed);
+  CHECK(cases[0].message == "diverges from its golden recording at tick 150 in entities[9].position.x");
+  CHECK(cases[0].report.find("DIVERGED    at tick 150") != std::string::npos);
+  const std::string xml = verify::junit_xml("g", cases);
+  CHECK(xml.find("<failure message=\"diverges from its golden recording at tick 150 in entities[9].position.x\">") !=
+        std::string::npos);
+}
+
+TEST_CASE("gate: shards split the scenarios by index", "[gate]") {
+  TempGate t({"wander/yard.json", "wander/setpath.json", "wander/teleport.json"}, 60);
+  verify::GateOptions o;
+  o.update = true;
+  o.shard = 1;
+  o.shards = 2;
+  auto cases = verify::run_gate(t.file, o);
+  REQUIRE(cases.size() == 2);
+  CHECK(cases[0].name.find("yard.json") != std::string::npos);
+  CHECK(cases[1].name.find("teleport.json") != std::string::npos);
+  o.shard = 2;
+  cases = verify::run_gate(t.file, o);
+  REQUIRE(cases.size() == 1);
+  CHECK(cases[0].name.find("setpath.json") != std::string::npos);
+  o.shard = 3;
+  CHECK_THROWS_AS(verify::run_gate(t.file, o), InputError);
+}
+
+TEST_CASE("gate files are checked by JSON path", "[gate]") {
+  TempGate t({"wander/yard.json"});
+  std::ofstream(t.file) << R"({"scenarios": [{"scenario": "nope.json", "golden": "x.lsr"}]})";
+  CHECK_THROWS_WITH(verify::load_gate(t.file), Catch::Contains("$.scenarios[0].scenario: no such file"));
+  std::ofstream(t.file) << R"({"scenarios": []})";
+  CHECK_THROWS_WITH(verify::load_gate(t.file), Catch::Contains("$.scenarios: a gate needs at least one scenario"));
+}
