@@ -1,6 +1,7 @@
 // lockstep: the command line. Exit status as cmp(1): 0 same or pass,
 // 1 divergent or fail, 2 bad usage or bad input.
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <cctype>
 #include <fstream>
 #include <chrono>
@@ -12,6 +13,7 @@
 #include "lockstep/core/model.h"
 #include "lockstep/replay/lsr.h"
 #include "lockstep/replay/replay.h"
+#include "lockstep/verify/bisect.h"
 #include "lockstep/verify/gate.h"
 #include "lockstep/verify/rundiff.h"
 
@@ -501,6 +503,153 @@ int cmd_gate(const GateArgs& a) {
   return failed ? kExitDiffer : kExitOk;
 }
 
+
+// ---- plumbing for bisect across builds: one build's view of a recording
+
+// A test build (lockstep-planted) nudges one state leaf by one ulp after a
+// given tick, standing in for a build that computes differently.
+void plant([[maybe_unused]] lockstep::Model& m) {
+#ifdef LOCKSTEP_PLANT_DIVERGENCE
+  static const std::string spec = LOCKSTEP_PLANT_DIVERGENCE;
+  const auto colon = spec.find(':');
+  if (m.tick() != std::stoull(spec.substr(0, colon))) return;
+  for (auto& leaf : m.leaves())
+    if (leaf.path == spec.substr(colon + 1)) lockstep::nudge_leaf(leaf.ref);
+#endif
+}
+
+int cmd_chain(const std::string& path) {
+  const auto r = lockstep::lsr::Recording::open(path);
+  if (r.damage()) print_damage(r);
+  auto m = lockstep::replay::model_for(r);
+  std::printf("# chain %s model %s v%u\n", path.c_str(), m->info().name.c_str(), m->info().version);
+  r.scan(r.first_tick(), UINT64_MAX, [&](const lockstep::lsr::TickRecord& t) {
+    m->step(t.input, path + " tick " + std::to_string(t.tick));
+    plant(*m);
+    std::printf("%llu %s\n", static_cast<unsigned long long>(t.tick), lockstep::hex64(m->hashes().whole).c_str());
+  }, nullptr);
+  return r.damage() ? kExitBadInput : kExitOk;
+}
+
+int cmd_state(const std::string& path, long long tick, const std::string& out, bool json) {
+  const auto r = lockstep::lsr::Recording::open(path);
+  const uint64_t end = r.first_tick() + r.ticks();
+  if (tick < static_cast<long long>(r.first_tick()) || static_cast<uint64_t>(tick) > end)
+    throw lockstep::InputError(path, "--tick", "expected a tick from " + std::to_string(r.first_tick()) + " to " + std::to_string(end));
+#ifdef LOCKSTEP_PLANT_DIVERGENCE
+  // The planted build re-simulates from the start so its planted change is in the state.
+  auto m = lockstep::replay::model_for(r);
+  r.scan(r.first_tick(), static_cast<uint64_t>(tick), [&](const lockstep::lsr::TickRecord& t) {
+    m->step(t.input, path);
+    plant(*m);
+  }, nullptr);
+#else
+  auto m = lockstep::replay::state_at(r, static_cast<uint64_t>(tick));
+#endif
+  if (json) {
+    std::printf("%s\n", m->state_json().c_str());
+    return kExitOk;
+  }
+  const auto bytes = m->snapshot();
+  std::FILE* f = std::fopen(out.c_str(), "wb");
+  if (!f || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size()) {
+    if (f) std::fclose(f);
+    throw lockstep::InputError(out, "", "cannot write the state");
+  }
+  std::fclose(f);
+  return kExitOk;
+}
+
+struct BisectArgs {
+  bool ticks = false;
+  std::string exe_a, exe_b, repo = ".", run_cmd;
+  std::vector<std::string> git;
+  std::vector<std::string> files;
+  bool json = false;
+};
+
+void print_fields(const std::vector<lockstep::FieldDiff>& fields, std::size_t most = 8) {
+  for (std::size_t i = 0; i < fields.size() && i < most; ++i) {
+    const auto& f = fields[i];
+    if (f.is_size) {
+      std::printf("field       %s: %zu vs %zu elements\n", f.path.c_str(), f.size_a, f.size_b);
+      continue;
+    }
+    std::printf("field       %s: %s vs %s", f.path.c_str(), f.a.text.c_str(), f.b.text.c_str());
+    if (auto u = lockstep::ulp_distance(f.a, f.b)) std::printf(" (%llu ulps)", static_cast<unsigned long long>(*u));
+    std::printf("\n");
+  }
+  if (fields.size() > most) std::printf("            ... and %zu more fields\n", fields.size() - most);
+}
+
+int cmd_bisect(const BisectArgs& a, const char* self) {
+  const int modes = (a.ticks ? 1 : 0) + (!a.exe_a.empty() || !a.exe_b.empty() ? 1 : 0) + (!a.git.empty() ? 1 : 0);
+  if (modes != 1) throw lockstep::InputError("", "bisect", "choose one of --ticks, --exe-a/--exe-b or --git");
+  if (a.ticks) {
+    if (a.files.size() != 2) throw lockstep::InputError("", "bisect --ticks", "expected two recordings A.lsr B.lsr");
+    const auto ra = lockstep::lsr::Recording::open(a.files[0]);
+    const auto rb = lockstep::lsr::Recording::open(a.files[1]);
+    const auto r = lockstep::verify::bisect_ticks(ra, rb);
+    std::printf("keyframes   %zu common; the search read %llu pairs\n", r.keyframes.size(), static_cast<unsigned long long>(r.keyframes_read));
+    if (!r.first_bad) {
+      std::printf("result      every common keyframe matches\n");
+      return kExitOk;
+    }
+    std::printf("bracket     keyframe %s matches, keyframe %llu differs\n",
+                r.last_good ? std::to_string(*r.last_good).c_str() : "(none)", static_cast<unsigned long long>(*r.first_bad));
+    if (r.tick) std::printf("DIVERGED    at tick %llu (re-simulated from the matching keyframe with each recording's inputs)\n",
+                            static_cast<unsigned long long>(*r.tick));
+    else std::printf("DIVERGED    between them: this build re-simulates both alike (the builds differ); fields at keyframe %llu:\n",
+                     static_cast<unsigned long long>(*r.first_bad));
+    print_fields(r.fields);
+    return kExitDiffer;
+  }
+  if (!a.git.empty()) {
+    if (a.git.size() != 2 || a.files.size() != 1) throw lockstep::InputError("", "bisect --git", "expected --git GOOD BAD RUN.lsr");
+    namespace fs = std::filesystem;
+    // The recording must outlive every checkout: use an absolute copy.
+    const fs::path tmp = fs::temp_directory_path() / ("lockstep-gitbisect-" + std::to_string(::getpid()));
+    fs::create_directories(tmp);
+    const std::string rec = (tmp / "run.lsr").string();
+    fs::copy_file(a.files[0], rec, fs::copy_options::overwrite_existing);
+    std::string cmd = a.run_cmd;
+    if (cmd.empty()) {
+      const std::string b = (tmp / "build").string();
+      cmd = "cmake -S . -B '" + b + "' -DLOCKSTEP_TESTS=OFF -DLOCKSTEP_BENCH=OFF >/dev/null 2>&1 && cmake --build '" + b +
+            "' --target lockstep -j2 >/dev/null 2>&1 || exit 125; '" + b + "/lockstep' replay '" + rec +
+            "' >/dev/null 2>&1; s=$?; [ $s -eq 2 ] && exit 125; exit $s";
+    } else {
+      setenv("LOCKSTEP_RECORDING", rec.c_str(), 1);
+    }
+    std::fprintf(stderr, "bisect: git bisect run between %s (good) and %s (bad)...\n", a.git[0].c_str(), a.git[1].c_str());
+    lockstep::verify::CommitBisect r;
+    try {
+      r = lockstep::verify::bisect_commits(a.repo, a.git[0], a.git[1], cmd);
+    } catch (...) {
+      fs::remove_all(tmp);
+      throw;
+    }
+    fs::remove_all(tmp);
+    std::printf("first bad   %s %s\n", r.first_bad.c_str(), r.subject.c_str());
+    return kExitDiffer;
+  }
+  if (a.exe_a.empty() || a.exe_b.empty() || a.files.size() != 1)
+    throw lockstep::InputError("", "bisect", "expected --exe-a PATH --exe-b PATH RUN.lsr");
+  (void)self;
+  const auto r = lockstep::verify::bisect_builds(a.exe_a, a.exe_b, a.files[0], [](const std::string& line) {
+    std::fprintf(stderr, "bisect: %s\n", line.c_str());
+  });
+  std::printf("compared    %llu ticks of %s under two builds\n", static_cast<unsigned long long>(r.ticks_compared), a.files[0].c_str());
+  if (!r.tick) {
+    std::printf("result      the two builds compute the same hash chain\n");
+    return kExitOk;
+  }
+  std::printf("DIVERGED    at tick %llu: a %s, b %s\n", static_cast<unsigned long long>(*r.tick), lockstep::hex64(r.hash_a).c_str(),
+              lockstep::hex64(r.hash_b).c_str());
+  print_fields(r.fields);
+  return kExitDiffer;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -511,6 +660,8 @@ int main(int argc, char** argv) {
       "lockstep"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");
+  app.set_version_flag("--version", std::string("lockstep ") + lockstep::lsr::this_build().revision + " (" +
+                                        lockstep::lsr::this_build().compiler + ", " + lockstep::lsr::this_build().arch + ")");
 
   std::string scenario;
   long long ticks = -1;
@@ -600,11 +751,43 @@ int main(int argc, char** argv) {
                "Exit 0 when every scenario matches its golden recording, 1 at the first divergence of any\n"
                "(the report is lockstep diff's), 2 for a bad gate file, scenario or golden recording.");
 
+  BisectArgs bis_a;
+  auto* bisect = app.add_subcommand("bisect", "Find where runs part: over keyframes, across two builds, or across commits");
+  bisect->add_flag("--ticks", bis_a.ticks, "A.lsr B.lsr: binary search over common keyframes, then re-simulate");
+  bisect->add_option("--exe-a", bis_a.exe_a, "RUN.lsr under two lockstep executables, as separate processes");
+  bisect->add_option("--exe-b", bis_a.exe_b, "The second executable");
+  bisect->add_option("--git", bis_a.git, "GOOD BAD RUN.lsr: drive git bisect run with a build-and-replay step")
+      ->expected(2)
+      ->allow_extra_args(false);
+  bisect->add_option("--repo", bis_a.repo, "The repository for --git (default: .)");
+  bisect->add_option("--run", bis_a.run_cmd,
+                     "The step for --git, run by sh in the checked-out tree: exit 0 good, 1-124 bad, 125 skip\n"
+                     "(default: build lockstep there and replay the recording; $LOCKSTEP_RECORDING names it)");
+  bisect->add_option("files", bis_a.files, "Recordings");
+  bisect->footer("\nExamples:\n  lockstep bisect --ticks a.lsr b.lsr\n  lockstep bisect --exe-a build-gcc/lockstep --exe-b build-clang/lockstep run.lsr\n"
+                 "  lockstep bisect --git v1.0 HEAD run.lsr\nExit 0 when nothing parts, 1 with the answer, 2 for bad input.");
+
+  std::string chain_path;
+  auto* chain = app.add_subcommand("chain", "Plumbing: re-simulate a recording, print this build's hash after every tick");
+  chain->add_option("recording", chain_path, "A .lsr recording")->required()->check(CLI::ExistingFile);
+  chain->group("Plumbing");
+  std::string state_path, state_out;
+  long long state_tick = -1;
+  bool state_json = false;
+  auto* statec = app.add_subcommand("state", "Plumbing: this build's state at a tick of a recording (snapshot or JSON)");
+  statec->add_option("recording", state_path, "A .lsr recording")->required()->check(CLI::ExistingFile);
+  statec->add_option("--tick", state_tick, "The state when the model's tick is this")->required();
+  statec->add_option("-o,--output", state_out, "Write the snapshot (cereal portable binary) here");
+  statec->add_flag("--json", state_json, "Print the state as JSON instead");
+  statec->group("Plumbing");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
@@ -620,6 +803,12 @@ int main(int argc, char** argv) {
     if (exportc->parsed()) return cmd_export(exp_a);
     if (diffc->parsed()) return cmd_diff(diff_a);
     if (gate->parsed()) return cmd_gate(gate_a);
+    if (bisect->parsed()) return cmd_bisect(bis_a, argv[0]);
+    if (chain->parsed()) return cmd_chain(chain_path);
+    if (statec->parsed()) {
+      if (!state_json && state_out.empty()) throw lockstep::InputError("", "state", "give -o FILE or --json");
+      return cmd_state(state_path, state_tick, state_out, state_json);
+    }
   } catch (const lockstep::InputError& e) {
     std::fprintf(stderr, "lockstep: %s\n", e.what());
     return kExitBadInput;
