@@ -69,7 +69,7 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+std::string qt(const std::string& s) { return "\"" + s + "\""; }
 
 std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
   std::string o;
@@ -81,6 +81,9 @@ bool is_signed_kind(LeafKind k) {
   return k == LeafKind::I8 || k == LeafKind::I16 || k == LeafKind::I32 || k == LeafKind::I64;
 }
 bool is_float_kind(LeafKind k) { return k == LeafKind::F32 || k == LeafKind::F64; }
+
+/// "an i32", "a u8", "a bool": a type name with its article.
+std::string with_article(const std::string& type) { return (type[0] == 'i' || type[0] == 'f' ? "an " : "a ") + type; }
 
 uint64_t type_mask(ValueType t) {
   const unsigned b = type_bytes(t);
@@ -330,12 +333,12 @@ class MapReader {
         if (r.ec == std::errc() && r.ptr == s.data() + s.size()) return a;
       }
     }
-    fail(path, "expected a 32-bit address such as \"0x00714b10\", got " + (j.is_string() ? quoted(j.get<std::string>()) : json_kind(j)));
+    fail(path, "expected a 32-bit address such as \"0x00714b10\", got " + (j.is_string() ? qt(j.get<std::string>()) : json_kind(j)));
   }
   ValueType type(const Json& j, const std::string& path) const {
     const std::string s = str(j, path);
     auto t = parse_type(s);
-    if (!t) fail(path, "unknown type " + quoted(s) + " (known: f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, bool)");
+    if (!t) fail(path, "unknown type " + qt(s) + " (known: f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, bool)");
     return *t;
   }
 
@@ -347,7 +350,7 @@ Tolerance read_tolerance(const MapReader& r, const Json& j, const std::string& p
   Tolerance t;
   if (j.is_string()) {
     if (j.get<std::string>() != "exact")
-      r.fail(path, "expected \"exact\" or an object {\"abs\": ..., \"ulps\": ..., \"modulo\": ...}, got " + quoted(j.get<std::string>()));
+      r.fail(path, "expected \"exact\" or an object {\"abs\": ..., \"ulps\": ..., \"modulo\": ...}, got " + qt(j.get<std::string>()));
     return t;
   }
   r.keys(j, path, {"abs", "ulps", "modulo", "exact"});
@@ -372,7 +375,7 @@ Tolerance read_tolerance(const MapReader& r, const Json& j, const std::string& p
       else if (s == "360")
         p = 360.0;
       else
-        r.fail(path + ".modulo", "expected a period: a number, \"360\" or \"2pi\", got " + quoted(s));
+        r.fail(path + ".modulo", "expected a period: a number, \"360\" or \"2pi\", got " + qt(s));
     } else {
       p = r.number(m, path + ".modulo");
     }
@@ -397,7 +400,7 @@ Map parse_map(const Json& j, const std::string& source, const std::string& base_
   {
     const auto names = model_names();
     if (std::find(names.begin(), names.end(), m.model) == names.end())
-      r.fail("$.model", "unknown model " + quoted(m.model) + " (known: " + join(names) + ")");
+      r.fail("$.model", "unknown model " + qt(m.model) + " (known: " + join(names) + ")");
   }
   if (j.contains("scenario")) {
     const std::string s = r.str(j["scenario"], "$.scenario");
@@ -453,8 +456,8 @@ Map parse_map(const Json& j, const std::string& source, const std::string& base_
     if (col.name.find_first_of(",\"\n\r") != std::string::npos)
       r.fail(at + ".column", "a column name must not contain a comma, a quote or a line break");
     if (m.find(col.name) >= 0)
-      r.fail(at + ".column", "column " + quoted(col.name) + " is already mapped by " + m.columns[static_cast<std::size_t>(m.find(col.name))].json_path);
-    if (m.ignored(col.name)) r.fail(at + ".column", "column " + quoted(col.name) + " is both mapped and in \"ignore\"");
+      r.fail(at + ".column", "column " + qt(col.name) + " is already mapped by " + m.columns[static_cast<std::size_t>(m.find(col.name))].json_path);
+    if (m.ignored(col.name)) r.fail(at + ".column", "column " + qt(col.name) + " is both mapped and in \"ignore\"");
     if (!c.contains("field")) r.fail(at + ".field", "missing: the model field path, e.g. entities[0].actioncooldown");
     col.field = r.str(c["field"], at + ".field");
     if (!c.contains("type")) r.fail(at + ".type", "missing: how the trace writes the value (f32, f64, i8..i64, u8..u64, bool)");
@@ -469,7 +472,7 @@ Map parse_map(const Json& j, const std::string& source, const std::string& base_
         else if (name == "rad_to_deg")
           col.scale = 180.0 / std::numbers::pi;
         else
-          r.fail(at + ".scale", "expected a number, \"deg_to_rad\" or \"rad_to_deg\", got " + quoted(name));
+          r.fail(at + ".scale", "expected a number, \"deg_to_rad\" or \"rad_to_deg\", got " + qt(name));
         col.scale_text = name;
       } else {
         col.scale = r.number(s, at + ".scale");
@@ -589,7 +592,7 @@ std::vector<std::string> similar_paths(const std::string& path, const std::vecto
 std::vector<BoundColumn> bind_map(const Map& map, Model& model) {
   if (model.info().name != map.model)
     throw InputError(map.source, "$.model",
-                     "the map is for the " + quoted(map.model) + " model, the scenario makes a " + quoted(model.info().name) + " model");
+                     "the map is for the " + qt(map.model) + " model, the scenario makes a " + qt(model.info().name) + " model");
   const auto leaves = model.leaves();
   std::map<std::string_view, std::size_t> index;
   for (std::size_t i = 0; i < leaves.size(); ++i) index.emplace(leaves[i].path, i);
@@ -599,7 +602,7 @@ std::vector<BoundColumn> bind_map(const Map& map, Model& model) {
     if (it == index.end()) {
       const auto near = similar_paths(c.field, leaves);
       throw InputError(map.source, c.json_path + ".field",
-                       "no field " + quoted(c.field) + " in the " + model.info().name + " state at tick " +
+                       "no field " + qt(c.field) + " in the " + model.info().name + " state at tick " +
                            std::to_string(model.tick()) + (near.empty() ? "" : " (closest: " + join(near) + ")"));
     }
     BoundColumn b;
@@ -609,7 +612,7 @@ std::vector<BoundColumn> bind_map(const Map& map, Model& model) {
       throw InputError(map.source, c.json_path + ".field", c.field + " is a string; traces compare numbers and bools");
     if (!is_float_kind(b.kind) && !c.tolerance.exact())
       throw InputError(map.source, c.json_path + ".tolerance",
-                       c.field + " is " + (b.kind == LeafKind::Bool ? std::string("a bool") : "an " + std::string(leaf_kind_name(b.kind))) +
+                       c.field + " is " + with_article(leaf_kind_name(b.kind)) +
                            ": integers and bools compare exactly (drop the tolerance)");
     if (b.kind == LeafKind::Bool && c.type != ValueType::Bool && c.converts())
       throw InputError(map.source, c.json_path + ".scale", c.field + " is a bool: no scale or offset");
@@ -649,7 +652,7 @@ struct TraceReader::Impl {
 
   [[noreturn]] void fail(const std::string& place, const std::string& what) const { throw InputError(path, place, what); }
   std::string at_line() const { return "line " + std::to_string(line); }
-  std::string at_cell(const std::string& col) const { return at_line() + ", column " + quoted(col); }
+  std::string at_cell(const std::string& col) const { return at_line() + ", column " + qt(col); }
 
   bool getline(std::string& s) {
     if (!std::getline(in, s)) {
@@ -720,7 +723,7 @@ struct TraceReader::Impl {
     for (std::size_t i = 0; i < header.size(); ++i) {
       const std::string& h = header[i];
       if (h.empty()) fail(at_line() + " (the header)", "column " + std::to_string(i + 1) + " has no name");
-      if (!names.insert(h).second) fail(at_line() + " (the header)", "column " + quoted(h) + " appears twice");
+      if (!names.insert(h).second) fail(at_line() + " (the header)", "column " + qt(h) + " appears twice");
       if (h == "step") {
         step_at = static_cast<int>(i);
         col_of[i] = -2;
@@ -739,7 +742,7 @@ struct TraceReader::Impl {
     if (step_at < 0) fail(at_line() + " (the header)", "no \"step\" column (the trace's update count since its first row)");
     for (std::size_t c = 0; c < map->columns.size(); ++c)
       if (std::find(col_of.begin(), col_of.end(), static_cast<int>(c)) == col_of.end())
-        fail(at_line() + " (the header)", "no column " + quoted(map->columns[c].name) + ", which " + map->source + " " +
+        fail(at_line() + " (the header)", "no column " + qt(map->columns[c].name) + ", which " + map->source + " " +
                                               map->columns[c].json_path + " maps to " + map->columns[c].field);
     header_done = true;
   }
@@ -759,10 +762,9 @@ struct TraceReader::Impl {
     try {
       row.cells[c] = parse_value(row.texts[c], col.type);
     } catch (const std::invalid_argument& e) {
-      fail(at_cell(col.name), "expected " + std::string(col.type == ValueType::Bool ? "a bool" : "an ") +
-                                  (col.type == ValueType::Bool ? "" : type_name(col.type)) + " value (" +
+      fail(at_cell(col.name), "expected " + with_article(type_name(col.type)) + " value (" +
                                   (is_float_type(col.type) ? "a decimal number or 0x and its IEEE bits" : "a decimal integer or 0x hex") +
-                                  "), got " + quoted(row.texts[c]) + ": " + e.what());
+                                  "), got " + qt(row.texts[c]) + ": " + e.what());
     }
   }
 
@@ -783,7 +785,7 @@ struct TraceReader::Impl {
           const auto& t = f[i];
           auto r = std::from_chars(t.data(), t.data() + t.size(), st);
           if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size())
-            fail(at_cell("step"), "expected the step as an integer >= 0, got " + quoted(t));
+            fail(at_cell("step"), "expected the step as an integer >= 0, got " + qt(t));
           row.step = st;
         } else if (col_of[i] >= 0) {
           put(row, static_cast<std::size_t>(col_of[i]), f[i]);
@@ -906,7 +908,8 @@ Compared compare(const Column& col, const Value& v, ConstLeafRef leaf) {
       o.expected = read_leaf(leaf_ref(e));
       ex = static_cast<double>(e);
     } else {
-      o.expected = read_leaf(leaf_ref(d));
+      const double e = d;
+      o.expected = read_leaf(leaf_ref(e));
       ex = d;
     }
     const double a = leaf_double(o.actual);
@@ -1050,7 +1053,7 @@ VerifyResult verify_trace(Model& model, const std::string& trace_path, const Map
         while (k < leaves.size() && leaves[k].path != col.field) ++k;
         if (k == leaves.size())
           throw InputError(map.source, col.json_path + ".field",
-                           "field " + quoted(col.field) + " no longer exists at tick " + std::to_string(tick) + " (trace " +
+                           "field " + qt(col.field) + " no longer exists at tick " + std::to_string(tick) + " (trace " +
                                trace_path + " " + place + ")");
         b.leaf = k;
       }

@@ -114,7 +114,7 @@ struct RecorderOptions {
   uint32_t chunk_ticks = 0;     ///< 0: one second of game time
   uint32_t keyframe_every = 0;  ///< 0: one second of game time
   uint8_t sub_hash_bytes = 2;
-  int zstd_level = 3;
+  int zstd_level = 1;
   bool fsync = false;  ///< fsync after every chunk (slower; survives power loss, not just a crash)
 };
 
