@@ -40,6 +40,12 @@ Json parse_json_text(const std::string& text, const std::string& source) {
     if (colon != std::string::npos) what = what.substr(colon + 2);
     throw InputError(source, "line " + std::to_string(line) + ", column " + std::to_string(col),
                      "invalid JSON: " + what);
+  } catch (const Json::exception& e) {
+    // For example a number beyond the range of a double (1e400).
+    std::string what = e.what();
+    const auto bracket = what.find("] ");
+    if (bracket != std::string::npos) what = what.substr(bracket + 2);
+    throw InputError(source, "", "invalid JSON: " + what);
   }
 }
 

@@ -154,6 +154,19 @@ WanderModel::WanderModel(Scenario scenario)
                    [](const ScriptEvent& a, const ScriptEvent& b) { return a.tick < b.tick; });
 }
 
+void WanderModel::set_state(const State& s) {
+  for (std::size_t i = 0; i < s.entities.size(); ++i) {
+    const auto& e = s.entities[i];
+    const std::string at = "entities[" + std::to_string(i) + "]";
+    if (e.path < -1 || (e.path >= 0 && static_cast<std::size_t>(e.path) >= scenario_.paths.size()))
+      throw InputError("state", at + ".path", "no path " + std::to_string(e.path) + " in this scenario (it has " +
+                                                  std::to_string(scenario_.paths.size()) + ")");
+    const auto b = static_cast<int32_t>(e.behaviour);
+    if (b != 0 && b != 1) throw InputError("state", at + ".behaviour", "unknown behaviour " + std::to_string(b));
+  }
+  state_ = s;
+}
+
 Input WanderModel::scripted_input() const {
   Input in;
   auto it = std::lower_bound(script_by_tick_.begin(), script_by_tick_.end(), state_.tick,

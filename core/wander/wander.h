@@ -412,7 +412,9 @@ class WanderModel {
   Input scripted_input() const;
   uint64_t tick() const { return state_.tick; }
   const State& state() const { return state_; }
-  void set_state(const State& s) { state_ = s; }
+  /// Adopt a state (a restored snapshot); refused (InputError, state unchanged)
+  /// when it cannot belong to this scenario, e.g. a SetPath index out of range.
+  void set_state(const State& s);
   /// Direct access for tests that set up a situation field by field.
   State& mutable_state() { return state_; }
   const Scenario& scenario() const { return scenario_; }

@@ -2,6 +2,15 @@
 
 namespace lockstep::replay {
 
+void restore_keyframe(Model& m, const lsr::Recording& rec, const lsr::Recording::OwnedKeyframe& k) {
+  const std::string where = rec.source() + " keyframe at tick " + std::to_string(k.tick);
+  m.restore(k.snapshot, where);
+  // A snapshot must hash to what was recorded with it: otherwise it is not the state it claims to be.
+  if (m.hashes().whole != k.hashes.whole)
+    throw InputError(where, "", "the restored state's hash " + hex64(m.hashes().whole) + " is not the recorded " +
+                                    hex64(k.hashes.whole) + " (a model version whose state differs, or a bad keyframe)");
+}
+
 std::unique_ptr<Model> model_for(const lsr::Recording& rec) {
   auto m = load_scenario_text(rec.header().scenario_json, rec.source() + " (embedded scenario)");
   if (m->info().name != rec.header().model)
@@ -14,7 +23,7 @@ std::unique_ptr<Model> model_for(const lsr::Recording& rec) {
   if (rec.first_tick() != 0) {
     auto k = rec.keyframe_at_or_before(rec.first_tick());
     if (!k) throw InputError(rec.source(), "", "no keyframe at the recording's first tick");
-    m->restore(k->snapshot, rec.source() + " keyframe at tick " + std::to_string(k->tick));
+    restore_keyframe(*m, rec, *k);
   }
   return m;
 }
@@ -41,7 +50,7 @@ std::unique_ptr<Model> state_at(const lsr::Recording& rec, uint64_t tick) {
   uint64_t at = m->tick();
   if (tick > at) {
     if (auto k = rec.keyframe_at_or_before(tick); k && k->tick > at) {
-      m->restore(k->snapshot, rec.source() + " keyframe at tick " + std::to_string(k->tick));
+      restore_keyframe(*m, rec, *k);
       at = k->tick;
     }
   }

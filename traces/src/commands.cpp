@@ -80,13 +80,9 @@ int cmd_verify(const VerifyArgs& a) {
   if (!a.format.empty()) opt.format = a.format == "csv" ? TraceFormat::Csv : TraceFormat::JsonLines;
   Progress progress("verify", "row", 0, 0);
   opt.progress = [&](uint64_t rows, uint64_t) { progress.update(rows, 4096); };
-  const auto res = verify_trace(*model, a.trace, map, opt);
-  if (a.json) {
-    std::fputs(report_json(res).c_str(), stdout);
-  } else {
-    std::printf("scenario    %s\n", scenario.c_str());
-    std::fputs(report_text(res).c_str(), stdout);
-  }
+  auto res = verify_trace(*model, a.trace, map, opt);
+  res.scenario = scenario;
+  std::fputs((a.json ? report_json(res) : report_text(res)).c_str(), stdout);
   return res.ok() ? kExitOk : kExitDiffer;
 }
 
@@ -116,10 +112,19 @@ int cmd_capture(const CaptureArgs& a) {
   std::ofstream out(a.out, std::ios::binary | std::ios::trunc);
   if (!out) throw InputError(a.out, "", "cannot open for writing");
   pine::CaptureResult res;
-  {
+  uint64_t written = 0;
+  try {
     Progress progress("capture", "step", a.steps, 1);
-    opt.progress = [&](uint64_t rows, uint64_t) { progress.update(rows, 16); };
+    opt.progress = [&](uint64_t rows, uint64_t) {
+      written = rows;
+      progress.update(rows, 16);
+    };
     res = pine::capture(map, opt, out);
+  } catch (...) {
+    // Keep a partial trace (the error says how many rows it holds); drop one with no rows.
+    out.close();
+    if (written == 0) std::remove(a.out.c_str());
+    throw;
   }
   out.close();
   if (!out) throw InputError(a.out, "", "cannot write the trace");

@@ -91,8 +91,8 @@ std::vector<uint64_t> parse_reply(const Batch& batch, std::span<const uint8_t> r
   const uint8_t status = reply[4];
   if (status == kStatusFail)
     throw InputError(source, "reply",
-                     "the emulator answered status 0xFF (failure): PCSX2 fails reads while no game is running or the "
-                     "address is outside the emulated memory");
+                     "the emulator answered status 0xFF (failure): is a game running, and are the addresses inside "
+                     "the emulated memory?");
   if (status != kStatusOk) {
     char buf[8];
     std::snprintf(buf, sizeof buf, "0x%02x", status);

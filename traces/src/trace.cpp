@@ -713,9 +713,12 @@ struct TraceReader::Impl {
 
   void read_header() {
     std::string s;
-    while (getline(s))
-      if (!skip(s)) break;
-    if (!in && s.empty()) fail("", "empty trace: expected a header row (step and one column per field)");
+    bool found = false;
+    while (!found && getline(s)) {
+      if (line == 1 && s.rfind("\xEF\xBB\xBF", 0) == 0) s.erase(0, 3);  // a UTF-8 byte order mark
+      found = !skip(s);
+    }
+    if (!found) fail("", "empty trace: expected a header row (step and one column per field)");
     header = split_csv(s);
     col_of.assign(header.size(), -1);
     int step_at = -1;
@@ -1200,6 +1203,7 @@ std::string report_text(const VerifyResult& r) {
   line("trace", r.trace + " (" + format_name(r.format) + "): " + std::to_string(r.rows) + " rows, steps " + steps_text(r) +
                     (r.skipped ? ", " + std::to_string(r.skipped) + " rows outside first_step..last_step skipped" : ""));
   line("map", r.map + ": " + std::to_string(r.columns.size()) + " columns");
+  if (!r.scenario.empty()) line("scenario", r.scenario);
   line("model", r.model + " v" + std::to_string(r.model_version) + ", ticks " + std::to_string(r.first_tick) + "-" +
                     std::to_string(r.last_tick) + " (" + std::to_string(r.ticks_stepped) + " ticks stepped, scripted inputs)");
   if (r.first) {
@@ -1207,7 +1211,7 @@ std::string report_text(const VerifyResult& r) {
     line("DIVERGED", "at step " + std::to_string(d.step) + " (tick " + std::to_string(d.tick) + ", line " + std::to_string(d.line) +
                          "): column " + d.column_name + ", field " + d.field);
     line("  trace", d.trace_text);
-    line("  expected", value_line(d.expected) + (d.expected.text == d.trace_text ? "" : "  (the trace value in the model's type and units)"));
+    line("  expected", value_line(d.expected));
     line("  model", value_line(d.actual));
     line("  error", error_text(d.error, d.ulps) + " (tolerance: " + d.tolerance.text() + ")");
     std::vector<std::vector<std::string>> ctx;
@@ -1224,7 +1228,7 @@ std::string report_text(const VerifyResult& r) {
   std::vector<std::vector<std::string>> t;
   t.push_back({"column", "field", "tolerance", "rows", "outside", "first outside", "largest error"});
   for (const auto& c : r.columns) {
-    std::string largest = c.max_step ? error_text(c.max_error, std::nullopt) + " at step " + std::to_string(*c.max_step) : "-";
+    std::string largest = !c.max_step ? "-" : c.max_error == 0 ? "0" : error_text(c.max_error, std::nullopt) + " at step " + std::to_string(*c.max_step);
     if (c.max_ulps && *c.max_ulps > 0) largest += " (max " + std::to_string(*c.max_ulps) + (*c.max_ulps == 1 ? " ulp)" : " ulps)");
     t.push_back({c.column, c.field, c.tolerance.text(), std::to_string(c.compared), std::to_string(c.outside),
                  c.first_step ? "step " + std::to_string(*c.first_step) : "-", largest});
@@ -1242,7 +1246,7 @@ std::string report_json(const VerifyResult& r) {
   std::string o = "{\"match\":";
   o += r.ok() ? "true" : "false";
   o += ",\"trace\":\"" + json_escape(r.trace) + "\",\"format\":\"" + (r.format == TraceFormat::Csv ? "csv" : "jsonl") +
-       "\",\"map\":\"" + json_escape(r.map) + "\",\"model\":\"" + json_escape(r.model) +
+       "\",\"map\":\"" + json_escape(r.map) + "\",\"scenario\":\"" + json_escape(r.scenario) + "\",\"model\":\"" + json_escape(r.model) +
        "\",\"model_version\":" + std::to_string(r.model_version) + ",\"rows\":" + std::to_string(r.rows) +
        ",\"skipped\":" + std::to_string(r.skipped) + ",\"first_step\":" + json_opt(r.first_step) +
        ",\"last_step\":" + json_opt(r.last_step) + ",\"first_tick\":" + std::to_string(r.first_tick) +

@@ -83,7 +83,7 @@ TEST_CASE("PINE framing: a batch is a u32 total size then opcode and address per
   CHECK(b.read(8, 0xccddeeff) == 3);
   CHECK(b.status() == 4);
   const std::vector<uint8_t> want = {
-      26, 0, 0, 0,                    // total size, itself included
+      25, 0, 0, 0,                    // total size, itself included
       0x00, 0x33, 0x22, 0x11, 0x00,   // MsgRead8
       0x01, 0x77, 0x66, 0x55, 0x44,   // MsgRead16
       0x02, 0xbb, 0xaa, 0x99, 0x88,   // MsgRead32
@@ -94,7 +94,7 @@ TEST_CASE("PINE framing: a batch is a u32 total size then opcode and address per
   CHECK_THROWS_AS(b.read(3, 0), std::invalid_argument);
 }
 
-TEST_CASE("PINE replies: results little-endian in order; status 0xFF, short and long replies are errors", "[traces][pine]") {
+TEST_CASE("PINE replies: results little-endian in order, and status 0xFF, short and long replies are errors", "[traces][pine]") {
   pine::Batch b;
   b.read(2, 0x10);
   b.read(4, 0x20);

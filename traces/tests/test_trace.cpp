@@ -244,8 +244,8 @@ TEST_CASE("seed 004 perturbed: one ulp at step 60 is reported at exactly that st
   REQUIRE(d.before.size() == 3);
   CHECK(d.before[0].step == 57);
   CHECK(d.before[2].step == 59);
-  CHECK(d.before[2].cells[0].trace == "59");
-  CHECK(d.before[2].cells[0].model == "59");
+  CHECK(d.before[2].cells[0].trace == "61");  // step 59: 120 - 59
+  CHECK(d.before[2].cells[0].model == "61");
   CHECK(d.before[2].cells[1].model == "0");
   CHECK(r.columns[0].outside == 1);
   CHECK(*r.columns[0].first_step == 60);
@@ -372,6 +372,8 @@ TEST_CASE("trace errors name the file, the line and the column", "[traces][verif
   CHECK_THAT(err("f.csv", "step,ac,tries\n0,120\n"), Catch::Contains("f.csv: line 2: 2 values, the header has 3 columns"));
   CHECK_THAT(err("g.csv", "step,ac,tries\n-1,120,0\n"), Catch::Contains("g.csv: line 2, column \"step\": expected the step"));
   CHECK_THAT(err("h.csv", ""), Catch::Contains("h.csv: empty trace"));
+  CHECK_THAT(err("h2.csv", "# only a comment\n\n"), Catch::Contains("h2.csv: empty trace"));
+  CHECK(verify_file(t.write("bom.csv", "\xEF\xBB\xBFstep,ac,tries\r\n0,120,0\r\n"), m).ok());
   CHECK_THAT(err("i.csv", "step,ac,tries\n"), Catch::Contains("i.csv: no rows to compare"));
   CHECK_THAT(err("j.csv", "step,ac,ac,tries\n"), Catch::Contains("column \"ac\" appears twice"));
   CHECK_THAT(err("k.jsonl", "{\"step\":0,\"ac\":120,\"tries\":0}\n{\"step\":1,\"ac\":119,\"tries\":0,\n"),

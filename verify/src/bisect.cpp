@@ -66,8 +66,8 @@ TickBisect bisect_ticks(const lsr::Recording& a, const lsr::Recording& b) {
   // This build re-simulates both alike: show the recorded states at the first bad keyframe.
   auto ka = replay::model_for(a);
   auto kbm = replay::model_for(b);
-  ka->restore(a.keyframe_at_or_before(*r.first_bad)->snapshot, a.source());
-  kbm->restore(b.keyframe_at_or_before(*r.first_bad)->snapshot, b.source());
+  replay::restore_keyframe(*ka, a, *a.keyframe_at_or_before(*r.first_bad));
+  replay::restore_keyframe(*kbm, b, *b.keyframe_at_or_before(*r.first_bad));
   r.fields = ka->diff(*kbm);
   return r;
 }

@@ -67,8 +67,8 @@ RunDiff from_keyframes(const lsr::Recording& a, const lsr::Recording& b, RunDiff
     if (!std::binary_search(kb_ticks.begin(), kb_ticks.end(), w)) continue;
     auto ma = replay::model_for(a);
     auto mb = replay::model_for(b);
-    ma->restore(a.keyframe_at_or_before(w)->snapshot, a.source() + " keyframe at tick " + std::to_string(w));
-    mb->restore(b.keyframe_at_or_before(w)->snapshot, b.source() + " keyframe at tick " + std::to_string(w));
+    replay::restore_keyframe(*ma, a, *a.keyframe_at_or_before(w));
+    replay::restore_keyframe(*mb, b, *b.keyframe_at_or_before(w));
     std::vector<FieldDiff> kept;
     std::size_t hidden = 0;
     for (auto& fd : ma->diff(*mb)) {

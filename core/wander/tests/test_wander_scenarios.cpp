@@ -161,3 +161,19 @@ TEST_CASE("Scenario errors name the file, the JSON path and what was expected", 
   CHECK(error_of(R"([1, 2])") == "bad.json: $: expected a scenario object, got an array");
   CHECK(error_of(R"({"model": "wander", "seed": "x"})") == "bad.json: $.seed: expected an integer, got a string");
 }
+
+TEST_CASE("A restored state that cannot belong to the scenario is refused and the state kept", "[wander][snapshot]") {
+  auto m = load_scenario_file(fixtures::path("wander/setpath.json"));
+  for (int k = 0; k < 50; ++k) m->step_scripted();
+  auto other = m->clone();
+  auto leaves = other->leaves();
+  for (auto& leaf : leaves)
+    if (leaf.path == "entities[0].path") *static_cast<int32_t*>(leaf.ref.ptr) = 7;
+  const auto before = m->hashes();
+  CHECK_THROWS_WITH(m->restore(other->snapshot(), "bad.snap"), "state: entities[0].path: no path 7 in this scenario (it has 1)");
+  CHECK(m->hashes() == before);
+}
+
+TEST_CASE("A number beyond a double in a scenario is bad input, not a crash", "[wander][scenario]") {
+  CHECK_THROWS_AS(load_scenario_text(R"({"model": "wander", "seed": 1e400})", "big.json"), InputError);
+}

@@ -43,6 +43,9 @@ struct Result {
   bool ok() const { return !first && !sync; }
 };
 
+/// Restore a keyframe into a model and check it hashes to its recorded hashes (InputError if not).
+void restore_keyframe(Model& m, const lsr::Recording& rec, const lsr::Recording::OwnedKeyframe& k);
+
 /// Make the recording's model from its embedded scenario.
 std::unique_ptr<Model> model_for(const lsr::Recording& rec);
 

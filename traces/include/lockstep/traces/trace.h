@@ -203,6 +203,7 @@ struct ColumnSummary {
 
 struct VerifyResult {
   std::string trace, map, model;
+  std::string scenario;       ///< for reports: set by the caller
   uint32_t model_version = 0;
   TraceFormat format = TraceFormat::Csv;
   uint64_t rows = 0;          ///< rows compared
