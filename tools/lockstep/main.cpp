@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lockstep/core/model.h"
+#include "lockstep/core/text.h"
 #include "lockstep/replay/lsr.h"
 #include "lockstep/replay/replay.h"
 #include "lockstep/verify/bisect.h"
@@ -23,25 +24,7 @@ constexpr int kExitOk = 0;
 constexpr int kExitDiffer = 1;
 constexpr int kExitBadInput = 2;
 
-std::string json_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          o += buf;
-        } else {
-          o += c;
-        }
-    }
-  }
-  return o;
-}
+using lockstep::json_escape;
 
 /// Progress on a terminal for long work; silent when stderr is not a terminal.
 class Progress {
@@ -313,12 +296,7 @@ struct ExportArgs {
 
 std::string leaf_text(lockstep::LeafRef ref, bool hex) {
   const auto v = lockstep::read_leaf(lockstep::ConstLeafRef{ref.kind, ref.ptr});
-  if (hex && (ref.kind == lockstep::LeafKind::F32 || ref.kind == lockstep::LeafKind::F64)) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, ref.kind == lockstep::LeafKind::F32 ? "0x%08llx" : "0x%016llx",
-                  static_cast<unsigned long long>(v.bits));
-    return buf;
-  }
+  if (hex && (ref.kind == lockstep::LeafKind::F32 || ref.kind == lockstep::LeafKind::F64)) return lockstep::hex_bits(v);
   return v.text;
 }
 

@@ -1,6 +1,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "lockstep/core/text.h"
 #include "lockstep/verify/rundiff.h"
 
 namespace lockstep::verify {
@@ -11,15 +12,6 @@ std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
   std::string o;
   for (const auto& s : v) o += (o.empty() ? "" : sep) + s;
   return o;
-}
-
-std::string value_line(const LeafValue& v) {
-  if (v.kind == LeafKind::F32 || v.kind == LeafKind::F64) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, v.kind == LeafKind::F32 ? "0x%08llx" : "0x%016llx", static_cast<unsigned long long>(v.bits));
-    return v.text + " (" + buf + ")";
-  }
-  return v.text;
 }
 
 }  // namespace
@@ -74,8 +66,8 @@ std::string report_text(const RunDiff& d, const lsr::Recording& a, const lsr::Re
       out("  a         %zu elements\n  b         %zu elements\n", f.size_a, f.size_b);
       continue;
     }
-    out("  a         %s\n", value_line(f.a).c_str());
-    out("  b         %s\n", value_line(f.b).c_str());
+    out("  a         %s\n", value_with_bits(f.a).c_str());
+    out("  b         %s\n", value_with_bits(f.b).c_str());
     if (auto u = ulp_distance(f.a, f.b)) out("  ulps      %llu\n", static_cast<unsigned long long>(*u));
   }
   if (d.ignored_fields) out("ignored     %zu more divergent fields match the ignore list\n", d.ignored_fields);
