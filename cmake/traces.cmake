@@ -16,10 +16,13 @@ add_library(lockstep_traces STATIC
 target_include_directories(lockstep_traces PUBLIC ${_lockstep_traces_root}/traces/include)
 target_link_libraries(lockstep_traces PUBLIC lockstep_replay CLI11::CLI11)
 
-# The command line gets `verify` and `capture` (tools/lockstep/main.cpp calls add_commands).
-if(TARGET lockstep)
-  target_link_libraries(lockstep PRIVATE lockstep_traces)
-endif()
+# The command line gets `verify` and `capture` (tools/lockstep/main.cpp calls add_commands):
+# every executable built from main.cpp links the library.
+foreach(_t lockstep lockstep-planted)
+  if(TARGET ${_t})
+    target_link_libraries(${_t} PRIVATE lockstep_traces)
+  endif()
+endforeach()
 
 if(LOCKSTEP_TESTS)
   enable_testing()

@@ -11,6 +11,8 @@ std::string json_escape(const std::string& s) {
       case '"': o += "\\\""; break;
       case '\\': o += "\\\\"; break;
       case '\n': o += "\\n"; break;
+      case '\r': o += "\\r"; break;
+      case '\t': o += "\\t"; break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];

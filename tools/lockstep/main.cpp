@@ -14,6 +14,7 @@
 #include "lockstep/core/text.h"
 #include "lockstep/replay/lsr.h"
 #include "lockstep/replay/replay.h"
+#include "lockstep/traces/commands.h"
 #include "lockstep/verify/bisect.h"
 #include "lockstep/verify/gate.h"
 #include "lockstep/verify/rundiff.h"
@@ -759,6 +760,8 @@ int main(int argc, char** argv) {
   statec->add_flag("--json", state_json, "Print the state as JSON instead");
   statec->group("Plumbing");
 
+  auto traces = lockstep::traces::add_commands(app);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -781,6 +784,7 @@ int main(int argc, char** argv) {
     if (exportc->parsed()) return cmd_export(exp_a);
     if (diffc->parsed()) return cmd_diff(diff_a);
     if (gate->parsed()) return cmd_gate(gate_a);
+    if (traces->parsed()) return traces->run();
     if (bisect->parsed()) return cmd_bisect(bis_a, argv[0]);
     if (chain->parsed()) return cmd_chain(chain_path);
     if (statec->parsed()) {

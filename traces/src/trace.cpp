@@ -24,28 +24,6 @@ std::string hex_address(uint32_t a) {
   return buf;
 }
 
-std::string json_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      case '\r': o += "\\r"; break;
-      case '\t': o += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          o += buf;
-        } else {
-          o += c;
-        }
-    }
-  }
-  return o;
-}
-
 namespace {
 
 template <class F>
@@ -1127,15 +1105,6 @@ VerifyResult verify_trace(Model& model, const std::string& trace_path, const Map
 
 namespace {
 
-std::string value_line(const LeafValue& v) {
-  if (v.kind == LeafKind::F32 || v.kind == LeafKind::F64) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, v.kind == LeafKind::F32 ? "0x%08llx" : "0x%016llx", static_cast<unsigned long long>(v.bits));
-    return v.text + " (" + buf + ")";
-  }
-  return v.text;
-}
-
 std::string steps_text(const VerifyResult& r) {
   if (!r.first_step) return "none";
   return std::to_string(*r.first_step) + "-" + std::to_string(*r.last_step);
@@ -1211,8 +1180,8 @@ std::string report_text(const VerifyResult& r) {
     line("DIVERGED", "at step " + std::to_string(d.step) + " (tick " + std::to_string(d.tick) + ", line " + std::to_string(d.line) +
                          "): column " + d.column_name + ", field " + d.field);
     line("  trace", d.trace_text);
-    line("  expected", value_line(d.expected));
-    line("  model", value_line(d.actual));
+    line("  expected", value_with_bits(d.expected));
+    line("  model", value_with_bits(d.actual));
     line("  error", error_text(d.error, d.ulps) + " (tolerance: " + d.tolerance.text() + ")");
     std::vector<std::vector<std::string>> ctx;
     ctx.push_back({"step", "tick", "line", "trace", "model", ""});

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "lockstep/core/diff.h"
+#include "lockstep/core/text.h"
 #include "lockstep/core/json_load.h"
 #include "lockstep/core/model.h"
 
@@ -234,6 +235,6 @@ std::string report_json(const VerifyResult& r);
 /// "0x00714b10".
 std::string hex_address(uint32_t a);
 /// Escape a string for a JSON string literal (no quotes added).
-std::string json_escape(const std::string& s);
+using lockstep::json_escape;  // core/include/lockstep/core/text.h
 
 }  // namespace lockstep::traces
