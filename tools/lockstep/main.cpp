@@ -561,7 +561,7 @@ void print_fields(const std::vector<lockstep::FieldDiff>& fields, std::size_t mo
   if (fields.size() > most) std::printf("            ... and %zu more fields\n", fields.size() - most);
 }
 
-int cmd_bisect(const BisectArgs& a, const char* self) {
+int cmd_bisect(const BisectArgs& a) {
   const int modes = (a.ticks ? 1 : 0) + (!a.exe_a.empty() || !a.exe_b.empty() ? 1 : 0) + (!a.git.empty() ? 1 : 0);
   if (modes != 1) throw lockstep::InputError("", "bisect", "choose one of --ticks, --exe-a/--exe-b or --git");
   if (a.ticks) {
@@ -614,7 +614,6 @@ int cmd_bisect(const BisectArgs& a, const char* self) {
   }
   if (a.exe_a.empty() || a.exe_b.empty() || a.files.size() != 1)
     throw lockstep::InputError("", "bisect", "expected --exe-a PATH --exe-b PATH RUN.lsr");
-  (void)self;
   const auto r = lockstep::verify::bisect_builds(a.exe_a, a.exe_b, a.files[0], [](const std::string& line) {
     std::fprintf(stderr, "bisect: %s\n", line.c_str());
   });
@@ -785,7 +784,7 @@ int main(int argc, char** argv) {
     if (diffc->parsed()) return cmd_diff(diff_a);
     if (gate->parsed()) return cmd_gate(gate_a);
     if (traces->parsed()) return traces->run();
-    if (bisect->parsed()) return cmd_bisect(bis_a, argv[0]);
+    if (bisect->parsed()) return cmd_bisect(bis_a);
     if (chain->parsed()) return cmd_chain(chain_path);
     if (statec->parsed()) {
       if (!state_json && state_out.empty()) throw lockstep::InputError("", "state", "give -o FILE or --json");

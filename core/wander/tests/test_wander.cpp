@@ -113,8 +113,6 @@ TEST_CASE("seed 004 main logic: a refused target counts a try, then 50 tries red
     CHECK(e.actioncooldown == 0.0f);
     CHECK_FALSE(e.forcemove);
   }
-  const float before_yaw = e.moverotater_yaw;
-  (void)before_yaw;
   m.step(Input{});  // the 50th refusal
   CHECK(e.trycount == 0);
   CHECK(e.maxtries == 1);
