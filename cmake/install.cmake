@@ -14,7 +14,7 @@ include(CMakePackageConfigHelpers)
 
 set(LOCKSTEP_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/lockstep"
     CACHE STRING "Where lockstepConfig.cmake is installed, relative to the prefix")
-set(_lockstep_libs lockstep_header_deps lockstep_core lockstep_wander lockstep_models lockstep_replay)
+set(_lockstep_libs lockstep_header_deps lockstep_core lockstep_wander lockstep_warriors lockstep_models lockstep_replay)
 
 # ---------------------------------------------------------------- exported names
 # lockstep::core, lockstep::wander, lockstep::models, lockstep::replay, and

@@ -4,6 +4,7 @@
 
 #include "lockstep/core/model.h"
 #include "wander/wander.h"
+#include "warriors/warriors.h"
 
 namespace lockstep {
 
@@ -15,6 +16,7 @@ using Factory = ModelFactory;
 std::map<std::string, Factory>& registry() {
   static std::map<std::string, Factory> r = {
       {"wander", &make_model_of<wander::WanderModel>},
+      {"warriors", &make_model_of<warriors::WarriorsModel>},
   };
   return r;
 }

@@ -1,0 +1,450 @@
+// The warriors model: scenario loading, inputs and the tick (see warriors.h).
+#include "warriors/warriors.h"
+
+#include <algorithm>
+
+#include "lockstep/core/angle.h"
+#include "lockstep/core/error.h"
+
+namespace lockstep::warriors {
+
+namespace {
+
+// The goals of the seed's gait table ("The gait each goal asks for") that only choose a gait and a
+// move. Gait -1: the script's argument. GoalMoveToFlag's start delay is Random_IntRange(0, 250) ms.
+const std::vector<GoalEntry> kGoals = {
+    {"MoveToFlag", -1, true},     {"MoveToFlagNetFlag", -1, false}, {"MoveToUseFlag", -1, false},
+    {"MoveToPosition", -1, false}, {"MoveToHuman", -1, false},      {"TravelPath", -1, false},
+    {"Wander", -1, false},        {"DestroyItem", -1, false},       {"DestroyCar", -1, false},
+    {"Patrol", -1, false},
+    {"PedFlag", 2, false},        {"AreaWalker", 2, false},         {"Hooker", 2, false},
+    {"Peddler", 2, false},        {"StandIdle", 2, false},          {"Mark", 2, false},
+    {"Scout", 2, false},          {"PathScout", 2, false},          {"Backoff", 2, false},
+    {"Ring", 2, false},           {"StandGround", 2, false},        {"Confront", 2, false},
+    {"CopPatrol", 2, false},      {"CopInteract", 2, false},        {"CopperGuardArrested", 2, false},
+    {"HoldPosition", 2, false},
+    {"ChaseSupport", 3, false},   {"BigThrower", 3, false},         {"StationaryShooter", 3, false},
+    {"EngageEnemy", 4, false},    {"GoalRiot", 4, false},           {"Investigate", 4, false},
+    {"Respond", 4, false},        {"RiotCop", 4, false},            {"Tag", 4, false},
+    {"GrabTarget", 4, false},     {"Mace", 4, false},               {"Grabber", 4, false},
+    {"BigDefender", 4, false},    {"LeftTurf", 4, false},           {"FollowAndAttack", 4, false},
+    {"FollowAndDefend", 4, false},
+    {"Scatter", 5, false},        {"RunFromTrain", 5, false},       {"CallGang", 5, false},
+    {"Hide", 5, false},
+};
+
+constexpr int32_t kGoalDelayMaxMs = 250;
+
+ClassSpec rembrandt() {
+  ClassSpec c;
+  c.name = "rembrandt";  // seed 000, "Gaits and speeds": Rembrandt's speeds (the ClassSpec defaults)
+  return c;
+}
+
+struct FieldName {
+  const char* name;
+  SetField field;
+};
+const FieldName kFields[] = {
+    {"detail", SetField::Detail},           {"turn_boost", SetField::TurnBoost},
+    {"start_boost", SetField::StartBoost},  {"wounded", SetField::Wounded},
+    {"fight_stance", SetField::FightStance}, {"grabbing", SetField::Grabbing},
+    {"held_flags", SetField::HeldFlags},    {"hold", SetField::Hold},
+    {"turn_limited", SetField::TurnLimited}, {"rear_grabber", SetField::RearGrabber},
+    {"held_object", SetField::HeldObject},  {"held_keep", SetField::HeldKeep},
+    {"airborne", SetField::Airborne},       {"reacting", SetField::Reacting},
+    {"down", SetField::Down},               {"side_flag", SetField::SideFlag},
+    {"target", SetField::Target},
+};
+
+std::string field_names() {
+  std::string s;
+  for (const auto& f : kFields) s += (s.empty() ? "" : ", ") + std::string(f.name);
+  return s;
+}
+
+int32_t field_code(const std::string& n) {
+  for (const auto& f : kFields)
+    if (n == f.name) return static_cast<int32_t>(f.field);
+  return -1;
+}
+
+}  // namespace
+
+const std::vector<GoalEntry>& goal_table() { return kGoals; }
+
+int32_t goal_index(const std::string& name) {
+  for (std::size_t i = 0; i < kGoals.size(); ++i)
+    if (name == kGoals[i].name) return static_cast<int32_t>(i);
+  return -1;
+}
+
+// ------------------------------------------------------------ scenario
+
+namespace {
+
+int32_t slot_by_name(const Scenario& sc, const std::string& name) {
+  for (std::size_t i = 0; i < sc.humans.size(); ++i)
+    if (sc.humans[i].name == name && !name.empty()) return static_cast<int32_t>(i);
+  if (!name.empty() && std::all_of(name.begin(), name.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) &&
+      name.size() < 4) {
+    const int32_t v = std::stoi(name);
+    if (v >= 0 && static_cast<std::size_t>(v) < sc.humans.size()) return v;
+  }
+  return -1;
+}
+
+std::vector<ClassSpec> class_table(const Scenario& sc) {
+  std::vector<ClassSpec> t = {rembrandt()};
+  for (const auto& c : sc.classes) {
+    auto it = std::find_if(t.begin(), t.end(), [&](const ClassSpec& x) { return x.name == c.name; });
+    if (it != t.end()) *it = c;
+    else t.push_back(c);
+  }
+  return t;
+}
+
+Command to_command(const Scenario& sc, const ScriptSpec& s, const JsonReader& r, const std::string& at) {
+  Command c;
+  const int32_t who = slot_by_name(sc, s.human);
+  std::string names;
+  for (const auto& h : sc.humans) names += (names.empty() ? "" : ", ") + h.name;
+  if (who < 0) r.fail(at + ".human", "no human \"" + s.human + "\" (humans: " + names + ")");
+  c.human = static_cast<uint32_t>(who);
+  const bool ai_only = s.command != "set";
+  if (ai_only && sc.humans[static_cast<std::size_t>(who)].pad)
+    r.fail(at + ".human", "\"" + s.human + "\" is a player (pad: true); only AI humans take " + s.command);
+  auto point = [&]() {
+    if (!s.flag.empty()) {
+      for (const auto& f : sc.flags)
+        if (f.name == s.flag) return f.position;
+      r.fail(at + ".flag", "no flag \"" + s.flag + "\"");
+    }
+    if (s.point.size() != 3) r.fail(at + ".point", "expected [x, y, z] (or a \"flag\")");
+    return Vec3{s.point[0], s.point[1], s.point[2]};
+  };
+  auto other = [&](const std::string& name, const std::string& key) {
+    const int32_t o = slot_by_name(sc, name);
+    if (o < 0) r.fail(at + "." + key, "no human \"" + name + "\" (humans: " + names + ")");
+    if (o == who) r.fail(at + "." + key, "a human cannot " + (key == "face" ? std::string("face") : "approach") + " himself");
+    return o;
+  };
+  if (s.gait < 0 || s.gait > 5) r.fail(at + ".gait", "expected a gait from 0 (stand) to 5 (sprint)");
+  if (!(s.radius >= 0.0f)) r.fail(at + ".radius", "expected a radius >= 0");
+  if (s.delay_ms < 0) r.fail(at + ".delay_ms", "expected a delay >= 0 ms");
+  c.gait = s.gait;
+  c.radius = s.radius;
+  c.delay_ms = s.delay_ms;
+  if (s.command == "move_to") {
+    c.kind = CommandKind::MoveTo;
+    c.point = point();
+    if (!s.face.empty()) c.face = other(s.face, "face");
+  } else if (s.command == "move_to_human") {
+    c.kind = CommandKind::MoveToHuman;
+    if (s.target.empty()) r.fail(at + ".target", "move_to_human needs a target human");
+    c.target = other(s.target, "target");
+    if (!(s.near >= 0.0f) || !(s.far >= s.near)) r.fail(at + ".near", "expected 0 <= near <= far");
+    if (s.limit_ms < 0) r.fail(at + ".limit_ms", "expected a time limit >= 0 ms");
+    c.near_dist = s.near;
+    c.far_dist = s.far;
+    c.limit_ms = s.limit_ms;
+  } else if (s.command == "stop") {
+    c.kind = CommandKind::Stop;
+  } else if (s.command == "set") {
+    c.kind = CommandKind::Set;
+    c.field = field_code(s.field);
+    if (c.field < 0) r.fail(at + ".field", "unknown field \"" + s.field + "\" (one of: " + field_names() + ")");
+    c.value = s.value;
+    const auto f = static_cast<SetField>(c.field);
+    if (f == SetField::Detail && (s.value < 0 || s.value > 3)) r.fail(at + ".value", "a detail level is 0 to 3");
+    if ((f == SetField::TurnBoost || f == SetField::StartBoost) && (s.value < -128 || s.value > 127))
+      r.fail(at + ".value", "a boost is a signed byte (-128 to 127)");
+    if (f == SetField::TurnLimited && s.value != 0 && s.value != 4 && s.value != 6)
+      r.fail(at + ".value", "turn_limited is 0, 4 or 6 (degrees per update)");
+    if (f == SetField::Target) {
+      if (s.target.empty()) c.value = -1;
+      else c.value = other(s.target, "target");
+    }
+  } else if (s.command == "goal") {
+    c.kind = CommandKind::Goal;
+    c.goal = goal_index(s.goal);
+    if (c.goal < 0) {
+      std::string gs;
+      for (const auto& g : goal_table()) gs += (gs.empty() ? "" : ", ") + std::string(g.name);
+      r.fail(at + ".goal", "unknown goal \"" + s.goal + "\" (one of: " + gs + ")");
+    }
+    if (!s.target.empty()) {
+      c.target = other(s.target, "target");  // the human's position at the command is the point
+    } else {
+      c.point = point();
+    }
+  } else {
+    r.fail(at + ".command", "unknown command \"" + s.command + "\" (one of: move_to, move_to_human, stop, set, goal)");
+  }
+  return c;
+}
+
+}  // namespace
+
+Scenario WarriorsModel::load_scenario(const Json& j, const JsonReader& r) {
+  Scenario sc;
+  r.read(j, sc, "$");
+  if (sc.model != "warriors") r.fail("$.model", "expected \"warriors\", got \"" + sc.model + "\"");
+  if (sc.humans.size() > kSlots)
+    r.fail("$.humans", "at most " + std::to_string(kSlots) + " humans (the position table's slots), got " +
+                           std::to_string(sc.humans.size()));
+  for (std::size_t i = 0; i < sc.classes.size(); ++i) {
+    const auto& c = sc.classes[i];
+    const std::string at = "$.classes[" + std::to_string(i) + "]";
+    if (c.name.empty()) r.fail(at + ".name", "a class needs a name");
+    const float sp[] = {c.sneak, c.walk, c.jog, c.run, c.sprint, c.stance, c.melee_far};
+    for (float v : sp)
+      if (!(v >= 0.0f)) r.fail(at, "speeds and ranges must be >= 0");
+  }
+  const auto classes = class_table(sc);
+  for (std::size_t i = 0; i < sc.humans.size(); ++i) {
+    const auto& h = sc.humans[i];
+    const std::string at = "$.humans[" + std::to_string(i) + "]";
+    if (h.name.empty()) r.fail(at + ".name", "a human needs a name");
+    for (std::size_t k = 0; k < i; ++k)
+      if (sc.humans[k].name == h.name) r.fail(at + ".name", "the name \"" + h.name + "\" is taken by humans[" + std::to_string(k) + "]");
+    if (std::none_of(classes.begin(), classes.end(), [&](const ClassSpec& c) { return c.name == h.cls; })) {
+      std::string names;
+      for (const auto& c : classes) names += (names.empty() ? "" : ", ") + c.name;
+      r.fail(at + ".class", "no class \"" + h.cls + "\" (classes: " + names + ")");
+    }
+    if (h.detail < 0 || h.detail > 3) r.fail(at + ".detail", "a detail level is 0 to 3");
+    if (h.turn_boost < -128 || h.turn_boost > 127) r.fail(at + ".turn_boost", "a boost is a signed byte (-128 to 127)");
+    if (h.start_boost < -128 || h.start_boost > 127) r.fail(at + ".start_boost", "a boost is a signed byte (-128 to 127)");
+  }
+  for (std::size_t i = 0; i < sc.flags.size(); ++i)
+    if (sc.flags[i].name.empty()) r.fail("$.flags[" + std::to_string(i) + "].name", "a flag needs a name");
+  for (std::size_t i = 0; i < sc.script.size(); ++i)
+    (void)to_command(sc, sc.script[i], r, "$.script[" + std::to_string(i) + "]");
+  for (std::size_t i = 0; i < sc.pads.size(); ++i) {
+    const auto& p = sc.pads[i];
+    const std::string at = "$.pads[" + std::to_string(i) + "]";
+    const int32_t who = slot_by_name(sc, p.human);
+    if (who < 0) r.fail(at + ".human", "no human \"" + p.human + "\"");
+    if (!sc.humans[static_cast<std::size_t>(who)].pad) r.fail(at + ".human", "\"" + p.human + "\" has no pad (pad: false)");
+    if (!(p.stick_x >= -1.0f && p.stick_x <= 1.0f && p.stick_y >= -1.0f && p.stick_y <= 1.0f))
+      r.fail(at, "sticks are in [-1, 1]");
+  }
+  return sc;
+}
+
+WarriorsModel::WarriorsModel(Scenario scenario) : scenario_(std::move(scenario)) {
+  classes_ = class_table(scenario_);
+  state_.rng.goals = RngStream(scenario_.seed, "warriors.goals");
+  for (std::size_t i = 0; i < scenario_.humans.size(); ++i) {
+    const HumanSpec& s = scenario_.humans[i];
+    Human& h = state_.humans[i];
+    h.in_use = 1;
+    h.index = static_cast<int32_t>(i);
+    h.position = s.position;
+    h.position.z = scenario_.ground.z;  // the open floor
+    h.heading = angle::wrap_pi(angle::deg_to_rad(s.heading));
+    for (std::size_t k = 0; k < classes_.size(); ++k)
+      if (classes_[k].name == s.cls) h.cls = static_cast<int32_t>(k);
+    h.has_pad = s.pad ? 1 : 0;
+    h.is_ai = s.pad ? 0 : 1;
+    h.detail = s.detail;
+    h.wounded = s.wounded;
+    h.fight_stance = s.fight_stance;
+    h.clip = kClipIdle;
+    h.brain.turn_boost = s.turn_boost;
+    h.brain.start_boost = s.start_boost;
+    h.brain.move_heading = h.heading;
+  }
+  JsonReader r("scenario");
+  for (std::size_t i = 0; i < scenario_.script.size(); ++i)
+    script_.emplace_back(scenario_.script[i].tick, to_command(scenario_, scenario_.script[i], r, "$.script"));
+  std::stable_sort(script_.begin(), script_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& p : scenario_.pads)
+    pad_script_.emplace_back(p.tick, Pad{static_cast<uint32_t>(slot_by_name(scenario_, p.human)), p.stick_x, p.stick_y, p.buttons});
+  std::stable_sort(pad_script_.begin(), pad_script_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+int32_t WarriorsModel::human_slot(const std::string& name) const { return slot_by_name(scenario_, name); }
+
+void WarriorsModel::set_state(const State& s) {
+  auto bad = [](const std::string& at, const std::string& what) { throw InputError("state", at, what); };
+  auto slot_ok = [](int32_t v) { return v >= -1 && v < static_cast<int32_t>(kSlots); };
+  for (std::size_t i = 0; i < kSlots; ++i) {
+    const Human& h = s.humans[i];
+    const std::string at = "humans[" + std::to_string(i) + "]";
+    if (h.cls < 0 || static_cast<std::size_t>(h.cls) >= classes_.size())
+      bad(at + ".cls", "no class " + std::to_string(h.cls) + " in this scenario (it has " + std::to_string(classes_.size()) + ")");
+    if (h.detail < 0 || h.detail > 3) bad(at + ".detail", "a detail level is 0 to 3");
+    if (h.brain.queue_count < 0 || h.brain.queue_count > static_cast<int32_t>(kQueueSize))
+      bad(at + ".brain.queue_count", "expected 0 to " + std::to_string(kQueueSize));
+    if (!slot_ok(h.brain.target)) bad(at + ".brain.target", "not a human slot");
+    for (std::size_t q = 0; q < kQueueSize; ++q) {
+      const Action& a = h.brain.queue[q];
+      const std::string aq = at + ".brain.queue[" + std::to_string(q) + "]";
+      if (a.type < 0 || a.type > 2) bad(aq + ".type", "unknown action type " + std::to_string(a.type));
+      if (static_cast<int32_t>(q) < h.brain.queue_count && a.type == 0) bad(aq + ".type", "an empty action in the queue");
+      if (!slot_ok(a.face)) bad(aq + ".face", "not a human slot");
+      if (!slot_ok(a.target) || (a.type == 2 && a.target < 0)) bad(aq + ".target", "not a human slot");
+      if (a.gait < 0 || a.gait > 5) bad(aq + ".gait", "a gait is 0 to 5");
+    }
+    for (std::size_t k = 0; k < 8; ++k)
+      if (!slot_ok(h.sectors.sector[k].nearest)) bad(at + ".sectors.sector[" + std::to_string(k) + "].nearest", "not a human slot");
+  }
+  state_ = s;
+}
+
+Input WarriorsModel::scripted_input() const {
+  Input in;
+  // Each player's pad: the last scripted entry at or before this tick (held until the next).
+  std::array<int32_t, kSlots> last{};
+  last.fill(-1);
+  for (std::size_t i = 0; i < pad_script_.size() && pad_script_[i].first <= state_.tick; ++i)
+    last[pad_script_[i].second.human] = static_cast<int32_t>(i);
+  for (std::size_t s = 0; s < kSlots; ++s)
+    if (last[s] >= 0) in.pads.push_back(pad_script_[static_cast<std::size_t>(last[s])].second);
+  auto it = std::lower_bound(script_.begin(), script_.end(), state_.tick,
+                             [](const auto& e, uint64_t t) { return e.first < t; });
+  for (; it != script_.end() && it->first == state_.tick; ++it) in.commands.push_back(it->second);
+  return in;
+}
+
+// ------------------------------------------------------------ inputs
+
+void WarriorsModel::apply_pad(const Pad& p) { pads_[p.human] = p; }
+
+void WarriorsModel::apply_command(const Command& c) {
+  const auto who = static_cast<int32_t>(c.human);
+  Human& h = state_.humans[c.human];
+  Action a;
+  switch (c.kind) {
+    case CommandKind::MoveTo:
+    case CommandKind::Goal: {
+      int32_t gait = c.gait;
+      int32_t delay = c.delay_ms;
+      Vec3 point = c.point;
+      if (c.kind == CommandKind::Goal) {
+        const GoalEntry& g = goal_table()[static_cast<std::size_t>(c.goal)];
+        if (g.gait >= 0) gait = g.gait;
+        if (g.random_delay) delay = state_.rng.goals.next_int(0, kGoalDelayMaxMs);  // Random_IntRange(0, 250)
+        if (c.target >= 0) point = state_.humans[static_cast<std::size_t>(c.target)].position;
+        clear_actions(who);  // the goal's Resume: Brain_ClearActions, Human_DropTarget
+        h.brain.target = -1;
+      }
+      a.type = 1;
+      a.point = point;
+      a.radius = c.radius;
+      a.gait = gait;
+      a.speed = gait == kStand ? 0.0f : speed_for_gait(class_of(h), gait);  // +0x40
+      a.delay_ms = delay;
+      a.face = c.face;
+      queue_action(who, a);
+      break;
+    }
+    case CommandKind::MoveToHuman: {
+      a.type = 2;
+      a.target = c.target;
+      a.near_sq = c.near_dist * c.near_dist;
+      a.far_sq = c.far_dist * c.far_dist;
+      a.limit_ms = c.limit_ms;
+      a.delay_ms = c.delay_ms;
+      a.no_stance = (class_of(h).kind == 6 || class_of(h).kind == 7) ? 1 : 0;  // Brain_IsKind6Or7
+      queue_action(who, a);
+      break;
+    }
+    case CommandKind::Stop: clear_actions(who); break;
+    case CommandKind::Set: {
+      const int32_t v = c.value;
+      switch (static_cast<SetField>(c.field)) {
+        case SetField::Detail: h.detail = v; break;
+        case SetField::TurnBoost: h.brain.turn_boost = v; break;
+        case SetField::StartBoost: h.brain.start_boost = v; break;
+        case SetField::Wounded: h.wounded = v != 0; break;
+        case SetField::FightStance: h.fight_stance = v != 0; break;
+        case SetField::Grabbing: h.grabbing = v != 0; break;
+        case SetField::HeldFlags: h.held_flags = v != 0; break;
+        case SetField::Hold: h.hold = v != 0; break;
+        case SetField::TurnLimited: h.turn_limited = v; break;
+        case SetField::RearGrabber: h.rear_grabber = v != 0; break;
+        case SetField::HeldObject: h.held_object = v; break;
+        case SetField::HeldKeep: h.held_keep = v != 0; break;
+        case SetField::Airborne: h.airborne = v != 0; break;
+        case SetField::Reacting: h.reacting = v != 0; break;
+        case SetField::Down: h.down = v != 0; break;
+        case SetField::SideFlag: h.side_flag = v != 0; break;
+        case SetField::Target: h.brain.target = v; break;
+      }
+      break;
+    }
+  }
+}
+
+namespace {
+void check_input(const Input& in, const State& st) {
+  for (std::size_t i = 0; i < in.pads.size(); ++i) {
+    const Pad& p = in.pads[i];
+    const std::string at = "pads[" + std::to_string(i) + "]";
+    if (p.human >= kSlots || !st.humans[p.human].in_use || !st.humans[p.human].has_pad)
+      throw InputError("input", at + ".human", "slot " + std::to_string(p.human) + " is not a player with a pad");
+    if (!(p.stick_x >= -1.0f && p.stick_x <= 1.0f && p.stick_y >= -1.0f && p.stick_y <= 1.0f))
+      throw InputError("input", at, "sticks are in [-1, 1]");
+  }
+  auto slot = [&](int32_t v, bool allow_none) {
+    return (allow_none && v == -1) || (v >= 0 && v < static_cast<int32_t>(kSlots) && st.humans[static_cast<std::size_t>(v)].in_use);
+  };
+  for (std::size_t i = 0; i < in.commands.size(); ++i) {
+    const Command& c = in.commands[i];
+    const std::string at = "commands[" + std::to_string(i) + "]";
+    if (c.human >= kSlots || !st.humans[c.human].in_use)
+      throw InputError("input", at + ".human", "slot " + std::to_string(c.human) + " holds no human");
+    const int32_t k = static_cast<int32_t>(c.kind);
+    if (k < 1 || k > 5) throw InputError("input", at + ".kind", "unknown command kind " + std::to_string(k));
+    if (c.kind != CommandKind::Set && !st.humans[c.human].is_ai)
+      throw InputError("input", at + ".human", "slot " + std::to_string(c.human) + " has no brain");
+    if (c.gait < 0 || c.gait > 5) throw InputError("input", at + ".gait", "a gait is 0 to 5");
+    if (!slot(c.face, true)) throw InputError("input", at + ".face", "not a human's slot");
+    if (!slot(c.target, c.kind != CommandKind::MoveToHuman))
+      throw InputError("input", at + ".target", "not a human's slot");
+    if (c.kind == CommandKind::Goal && (c.goal < 0 || static_cast<std::size_t>(c.goal) >= goal_table().size()))
+      throw InputError("input", at + ".goal", "unknown goal " + std::to_string(c.goal));
+    if (c.kind == CommandKind::Set) {
+      if (c.field < 1 || c.field > static_cast<int32_t>(SetField::Target))
+        throw InputError("input", at + ".field", "unknown field " + std::to_string(c.field));
+      const auto f = static_cast<SetField>(c.field);
+      if (f == SetField::Detail && (c.value < 0 || c.value > 3)) throw InputError("input", at + ".value", "a detail level is 0 to 3");
+      if (f == SetField::Target && !slot(c.value, true)) throw InputError("input", at + ".value", "not a human's slot");
+      if (f == SetField::TurnLimited && c.value != 0 && c.value != 4 && c.value != 6)
+        throw InputError("input", at + ".value", "turn_limited is 0, 4 or 6");
+      if ((f == SetField::TurnBoost || f == SetField::StartBoost) && (c.value < -128 || c.value > 127))
+        throw InputError("input", at + ".value", "a boost is a signed byte");
+    }
+  }
+}
+}  // namespace
+
+// ------------------------------------------------------------ the tick
+
+void WarriorsModel::step(const Input& input) {
+  check_input(input, state_);  // refused before anything changes
+  // 1. The clock: integer milliseconds of the update being run.
+  state_.clock.now_ms = static_cast<int32_t>((state_.tick + 1) * 1000u / kTickRateHz);
+  // 2. Inputs.
+  for (auto& p : pads_) p = Pad{};
+  for (const auto& p : input.pads) apply_pad(p);
+  for (const auto& c : input.commands) apply_command(c);
+  // 3. Brains think, by slot.
+  for (uint32_t i = 0; i < kSlots; ++i) {
+    const Human& h = state_.humans[i];
+    if (h.in_use && h.is_ai) think(static_cast<int32_t>(i));
+  }
+  // 4. Controls and moves, by slot.
+  for (uint32_t i = 0; i < kSlots; ++i) {
+    const Human& h = state_.humans[i];
+    if (!h.in_use) continue;
+    if (h.has_pad) player_locomotion(static_cast<int32_t>(i));
+    else if (h.is_ai) control(static_cast<int32_t>(i));
+  }
+  ++state_.tick;
+}
+
+}  // namespace lockstep::warriors

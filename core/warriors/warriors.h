@@ -1,0 +1,759 @@
+// The `warriors` model, part 1: the AI humans of a PS2 brawler (seed 000,
+// ../shared/seeds/000_f781e9935f3cbcaa.txt, and 000-supplement.md), read from
+// the binary NTSC-U SLUS_212.15. This part is the world, the brains and the
+// locomotion: gaits and speeds, the speed control, turning, the move action
+// with its corner speed, the move-to-human footwork (MoveMelee) and the
+// player's stick. Path planning is part 2 (issue 6): its hooks are marked
+// "part 2" and behave as the open floor does (every point has an area, every
+// straight line is walkable, no route is ever needed).
+//
+// World frame: z up, plan (x, y), metres. A heading is measured from +y toward
+// +x (angle.h), so the unit direction of heading h is (sin h, cos h, 0) and the
+// right vector (facing x up, 0x00511740) is (cos h, -sin h, 0).
+//
+// One tick is one character update: 1/30 s (supplement, "Movement constants":
+// two 60 Hz game ticks). Clocks are integer milliseconds.
+//
+// Order of one tick (docs/warriors.md, "The tick"):
+//   1. the clock: now = (tick + 1) * 1000 / 30 ms, truncated;
+//   2. the tick's inputs: pads, then script commands, in order;
+//   3. every AI brain thinks (Brain_UpdateGoals), by slot;
+//   4. every human's control (Human_UpdateControl or Human_PlayerLocomotion)
+//      and its move along the ground, by slot;
+//   5. the tick counter.
+//
+// Offsets of the original records are in the field listings (FieldInfo's
+// second member), so trace maps can name `brain+0x114` as `humans[i].brain.move_speed`.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lockstep/core/json_load.h"
+#include "lockstep/core/reflect.h"
+#include "lockstep/core/rng.h"
+#include "lockstep/core/vec.h"
+
+namespace lockstep::warriors {
+
+// ---------------------------------------------------------------- constants
+
+inline constexpr uint32_t kSlots = 60;        ///< the position table's human slots
+inline constexpr uint32_t kQueueSize = 8;     ///< a brain's action queue ("fewer than 8 queued actions")
+inline constexpr float kDt = 1.0f / 30.0f;    ///< 0x005102cc: one update
+inline constexpr int32_t kUpdateMs = 33;      ///< about one update, in ms (the clock itself is exact: tick * 1000 / 30)
+
+// Gaits (seed 000, "Gaits and speeds").
+enum Gait : int32_t { kStand = 0, kSneak = 1, kWalk = 2, kJog = 3, kRun = 4, kSprint = 5 };
+
+// Speed control (seed 000, Human_UpdateControl 0x00243848).
+inline constexpr float kMaxWanted = 25.0f;      ///< step 2: at most 25 m/s
+inline constexpr float kFirstSpeed = 2.0f;      ///< step 3: the first update's speed is min(w, 2)
+inline constexpr float kAccel = 8.0f;           ///< step 4: m/s^2
+inline constexpr float kAccelFar = 32.0f;       ///< step 4: while more than 2 m/s short
+inline constexpr float kFarShort = 2.0f;
+inline constexpr float kBrake = 32.0f;          ///< step 5: m/s^2
+inline constexpr float kWantedMin = 0.1f;       ///< step 2: "v* > 0.1"
+inline constexpr float kTurnOnSpotDeg = 15.0f;  ///< step 7: a turn on the spot above 15 degrees
+inline constexpr int32_t kClassDiego = 0x77, kClassVargas = 0x78;  ///< step 5: stop at once
+
+// Human actions (the human's action code: start, stop and turn clips).
+enum HumanAction : int32_t {
+  kActNone = 0,
+  kActWalkStart = 5,    ///< step 3: w exactly the walk speed
+  kActRunStart = 6,     ///< step 3: w >= the run speed
+  kActBoostStart = 8,   ///< step 3: the same with the start boost +0x0c above 0
+  kActStop = 9,         ///< step 5: Diego and Vargas stop at once
+  kActTurnOnSpot = 10,  ///< Human_StartTurnOnSpot (docs/spec-notes.md A4: code chosen)
+};
+
+// Clips (supplement, "Movement constants and clips"; seed, the runtime case).
+inline constexpr int32_t kClipIdle = 388, kClipTurnOnSpot = 398, kClipRun = 410, kClipWalkStart = 413,
+                         kClipRunStart = 414, kClipRunStop = 417, kClipStanceWalk = 380, kClipStanceWalkNoBoost = 372;
+inline constexpr int32_t kWalkStartUpdates = 13;  ///< clip 413: 1 + 12 updates
+inline constexpr int32_t kRunStartUpdates = 12;   ///< clip 414: 12 updates, then the run
+inline constexpr int32_t kRunStopUpdates = 24;    ///< clip 417: 24 updates, then idle
+inline constexpr float kIdleBelow = 0.396f;       ///< a human is idle below 0.396 m/s
+
+// The move action (seed 000, "The move action").
+inline constexpr float kStartDoneDist = 0.1f;           ///< Start: done within 0.1 m
+inline constexpr int32_t kRouteCheckEvery = 30;         ///< step 2
+inline constexpr int32_t kStraightCheckEvery = 31;      ///< step 5, counter +0x4d
+inline constexpr float kFloorPlan = 1.0f, kFloor3d = 1.5f, kFloorVerticalDeg = 20.0f;  ///< step 5
+inline constexpr float kSteerRadius = 0.3f;             ///< step 6/7: a detour's arrival radius
+inline constexpr float kTurnOnSpotMoveDeg = 30.0f;      ///< step 8: turn on the spot more than 30 degrees off
+inline constexpr int32_t kStuckUpdates = 60;            ///< step 9: on the 61st update
+inline constexpr float kStuckDist = 0.2f;               ///< step 9: less than 0.2 m in 3D
+
+// The corner speed (seed 000, "The corner speed").
+inline constexpr int32_t kCornerRecount = 10;       ///< counter +0x4c after a recompute
+inline constexpr float kAimMovedSq = 0.005f;        ///< 0.07 m, squared
+inline constexpr float kCornerApartSq = 0.1225f;    ///< 0.35 m, squared
+inline constexpr float kHeadingDoneRad = 0.005f;    ///< Human_SimulateMove stops within 0.005 rad
+
+// MoveMelee (seed 000, "The move-to-human action").
+inline constexpr int32_t kMeleeCount = 10;   ///< radial and side counters: +-10
+inline constexpr int32_t kMeleeRadialDone = 6;
+inline constexpr int32_t kSectorMaxAgeMs = 1000;  ///< PickSide's sector record: at most 1 s old
+inline constexpr float kSectorRange = 1.5f;       ///< Sectors_Update lists humans within 1.5 m
+
+// The player's stick (supplement, Human_PlayerLocomotion 0x00240e38).
+inline constexpr float kPadDeadZone = 0.12f, kPadRunThreshold = 0.95f, kPadAccel = 24.0f;
+inline constexpr float kPadCarry = 0.8f, kPadCarryFlip = -0.5f;
+inline constexpr uint32_t kPadSprintButton = 1u;  ///< buttons bit 0 (docs/spec-notes.md A25)
+
+// Failure reasons at brain +0x284.
+enum FailReason : int32_t { kFailNone = 0, kFailNoRoute = 1, kFailEdge = 2, kFailStuck = 3, kFailDoor = 4 };
+
+// ---------------------------------------------------------------- state
+
+/// One queued action of a brain. One record holds either kind; fields carry
+/// the offsets of their own kind's record (MoveAction, vtable 0x00542f20;
+/// MoveMelee, vtable 0x005431e0).
+struct Action {
+  int32_t type = 0;        ///< 0 none, 1 MoveTo, 2 MoveMelee
+  int32_t delay_ms = 0;    ///< start delay left (Action_Update 0x002f9e48)
+  int32_t started = 0;     ///< Start has run
+  int32_t abort = 0;       ///< the abort bit (Abort 0x002fc560)
+  // MoveTo
+  Vec3 point;              ///< MoveAction_Init: the destination
+  float radius = 0;        ///< MoveAction_Init: the radius
+  int32_t gait = 0;        ///< MoveAction_Init: the gait
+  float speed = 0;         ///< +0x40: the gait's speed
+  int32_t face = -1;       ///< +0x3c: the human slot to face, -1 none
+  int32_t option = 0;      ///< MoveAction_Init's option bit
+  int32_t flag_kind12 = 0; ///< MoveAction_Init's "flag kind 0x12" bit
+  float corner1 = 0;       ///< +0x0c: the first corner's speed
+  float corner2 = 0;       ///< +0x44: the second corner's speed
+  float brake_sq = 0;      ///< +0x48: the braking distance, squared
+  Vec3 saved_aim;          ///< +0x20: the aim at the last corner recompute
+  Vec3 stuck_point;        ///< MoveAction_CheckStuck's saved point
+  int32_t corner_count = 0;   ///< +0x4c: counts down each update
+  int32_t straight_count = 0; ///< +0x4d: the 31-update straight-line re-check
+  int32_t stuck_count = 0;    ///< +0x4e: MoveAction_CheckStuck's update count
+  int32_t updates = 0;        ///< updates run, for step 2's every-30 (offset by the human's index)
+  // MoveMelee
+  int32_t target = -1;     ///< +0x0c: the human's handle (slot)
+  float near_sq = 0;       ///< +0x10
+  float far_sq = 0;        ///< +0x14
+  int32_t side = 0;        ///< +0x18: the side counter
+  int32_t radial = 0;      ///< +0x1c: the radial counter
+  int32_t limit_ms = 0;    ///< +0x20: the time limit, absolute after Start
+  int32_t no_stance = 0;   ///< +0x24: class +0x11b is 6 or 7
+  int32_t saved_boost = 0; ///< +0x25: the turn boost at Start
+
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"type"}, s.type);
+    v(FieldInfo{"delay_ms"}, s.delay_ms);
+    v(FieldInfo{"started"}, s.started);
+    v(FieldInfo{"abort"}, s.abort);
+    v(FieldInfo{"point"}, s.point);
+    v(FieldInfo{"radius"}, s.radius);
+    v(FieldInfo{"gait"}, s.gait);
+    v(FieldInfo{"speed", 0x40}, s.speed);
+    v(FieldInfo{"face", 0x3c}, s.face);
+    v(FieldInfo{"option"}, s.option);
+    v(FieldInfo{"flag_kind12"}, s.flag_kind12);
+    v(FieldInfo{"corner1", 0x0c}, s.corner1);
+    v(FieldInfo{"corner2", 0x44}, s.corner2);
+    v(FieldInfo{"brake_sq", 0x48}, s.brake_sq);
+    v(FieldInfo{"saved_aim", 0x20}, s.saved_aim);
+    v(FieldInfo{"stuck_point"}, s.stuck_point);
+    v(FieldInfo{"corner_count", 0x4c}, s.corner_count);
+    v(FieldInfo{"straight_count", 0x4d}, s.straight_count);
+    v(FieldInfo{"stuck_count", 0x4e}, s.stuck_count);
+    v(FieldInfo{"updates"}, s.updates);
+    v(FieldInfo{"target", 0x0c}, s.target);
+    v(FieldInfo{"near_sq", 0x10}, s.near_sq);
+    v(FieldInfo{"far_sq", 0x14}, s.far_sq);
+    v(FieldInfo{"side", 0x18}, s.side);
+    v(FieldInfo{"radial", 0x1c}, s.radial);
+    v(FieldInfo{"limit_ms", 0x20}, s.limit_ms);
+    v(FieldInfo{"no_stance", 0x24}, s.no_stance);
+    v(FieldInfo{"saved_boost", 0x25}, s.saved_boost);
+  }
+};
+
+/// The steering state at brain +0xa0. Part 1 keeps what the move action's
+/// speed bookkeeping reads (the override) and what its Start resets; the
+/// steering itself is part 3.
+struct Steering {
+  Vec3 held_point;             ///< +0x00
+  float score = -1.0e9f;       ///< +0x3c
+  int32_t avoiding = -1;       ///< +0x24: the human being avoided, -1 none
+  int32_t since_decision = 0;  ///< +0x28
+  int32_t slow_decisions = 0;  ///< +0x29
+  int32_t decisions = 0;       ///< +0x2b
+  int32_t override_count = 0;  ///< +0x32: updates left of the speed override
+  float override_speed = 0;    ///< +0x34
+  int32_t enabled = 1;         ///< +0x2a
+
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"held_point", 0x00}, s.held_point);
+    v(FieldInfo{"score", 0x3c}, s.score);
+    v(FieldInfo{"avoiding", 0x24}, s.avoiding);
+    v(FieldInfo{"since_decision", 0x28}, s.since_decision);
+    v(FieldInfo{"slow_decisions", 0x29}, s.slow_decisions);
+    v(FieldInfo{"decisions", 0x2b}, s.decisions);
+    v(FieldInfo{"override_count", 0x32}, s.override_count);
+    v(FieldInfo{"override_speed", 0x34}, s.override_speed);
+    v(FieldInfo{"enabled", 0x2a}, s.enabled);
+  }
+};
+
+/// A brain (one per AI human).
+struct Brain {
+  Vec3 aim;                    ///< +0x90: the point aimed at
+  float move_heading = 0;      ///< +0x110: the heading to move along, rad
+  float move_speed = 0;        ///< +0x114: the speed, m/s
+  float aim_radius = 0;        ///< +0x118: the aim's radius
+  int32_t target = -1;         ///< +0x124: the target human's slot, -1 none
+  int32_t fail_reason = 0;     ///< +0x284: why a move failed (FailReason)
+  int32_t last_think_ms = 0;   ///< +0x30: the time of the previous think
+  int32_t turn_boost = 0;      ///< +0x0b (s8)
+  int32_t start_boost = 0;     ///< +0x0c (s8)
+  int32_t strafe = 0;          ///< +0x11c
+  int32_t arrived = 0;         ///< +0x11d: the arrival flag
+  int32_t route = -1;          ///< route state +0x04 (brain +0xe4): none in part 1
+  Steering steering;           ///< +0xa0
+  int32_t queue_count = 0;
+  std::array<Action, kQueueSize> queue{};
+
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"aim", 0x90}, s.aim);
+    v(FieldInfo{"move_heading", 0x110}, s.move_heading);
+    v(FieldInfo{"move_speed", 0x114}, s.move_speed);
+    v(FieldInfo{"aim_radius", 0x118}, s.aim_radius);
+    v(FieldInfo{"target", 0x124}, s.target);
+    v(FieldInfo{"fail_reason", 0x284}, s.fail_reason);
+    v(FieldInfo{"last_think_ms", 0x30}, s.last_think_ms);
+    v(FieldInfo{"turn_boost", 0x0b}, s.turn_boost);
+    v(FieldInfo{"start_boost", 0x0c}, s.start_boost);
+    v(FieldInfo{"strafe", 0x11c}, s.strafe);
+    v(FieldInfo{"arrived", 0x11d}, s.arrived);
+    v(FieldInfo{"route", 0xe4}, s.route);
+    v(FieldInfo{"steering", 0xa0}, s.steering);
+    v(FieldInfo{"queue_count"}, s.queue_count);
+    v(FieldInfo{"queue"}, s.queue);
+  }
+};
+
+/// One sector of the neighbour-sector record (seed 000, "Neighbour sectors").
+struct Sector {
+  int32_t nearest = -1;  ///< +0: the nearest human's slot, -1 the null handle
+  int32_t flags = 0;     ///< +4: 1 someone within 1.5 m, 2 very close, 4 a wall, 8 a free player
+  int32_t probe = 1;     ///< +6: the wall probe has still to run
+  int32_t count = 0;     ///< +7: humans in the sector within 1.5 m
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"nearest", 0}, s.nearest);
+    v(FieldInfo{"flags", 4}, s.flags);
+    v(FieldInfo{"probe", 6}, s.probe);
+    v(FieldInfo{"count", 7}, s.count);
+  }
+};
+
+/// The sector record (0x48 bytes at 0x006e8318 per slot). Part 1's stand-in:
+/// the rebuild of Sectors_Update without players' bit 8; the wall probe is the
+/// open floor's (never a wall) until part 2.
+struct Sectors {
+  std::array<Sector, 8> sector{};
+  float heading = 0;        ///< +0x40: the owner's heading at the last refresh
+  int32_t time_ms = -1000000;  ///< +0x44: the time of the last refresh (Sectors_Reset: long ago)
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"sector"}, s.sector);
+    v(FieldInfo{"heading", 0x40}, s.heading);
+    v(FieldInfo{"time_ms", 0x44}, s.time_ms);
+  }
+};
+
+/// One human slot: the position table entry, the human record and its brain.
+struct Human {
+  Vec3 position;             ///< the position table (0x00714b00)
+  float heading = 0;         ///< facing, rad (the position table's rotation)
+  float speed = 0;           ///< +0x1ac: current speed, m/s
+  int32_t gait = 0;          ///< +0x1a8: the stored gait (Brain_UpdateGait)
+  int32_t detail = 0;        ///< +0x333: the detail level (0 near .. 3 far)
+  int32_t index = 0;         ///< +0x92: the slot in the position table
+  int32_t cls = 0;           ///< index into the scenario's classes (the anim record +0xd4)
+  int32_t action = 0;        ///< the human's action (HumanAction)
+  int32_t clip = 0;          ///< the clip playing (0: one the seed does not name)
+  int32_t action_updates = 0;  ///< updates left of a start or stop clip
+  float turn_target = 0;     ///< a turn on the spot's heading
+  float pad_step = 0;        ///< the stick's previous turn step, rad (the eased turn's carry)
+  float pad_error = 0;       ///< the stick's previous heading error, rad (its sign flip)
+  int32_t held_object = 0;   ///< kind of the held object, 0 none
+  int32_t in_use = 0;
+  int32_t has_pad = 0;       ///< per-player +0x1b: moved by the stick
+  int32_t is_ai = 0;         ///< has a brain
+  int32_t wounded = 0;
+  int32_t fight_stance = 0;
+  int32_t grabbing = 0;      ///< grabbing, blocking or ducking
+  int32_t held_flags = 0;    ///< flags 0x1000080 held (Human_MaxTurn's 0.625 degree row)
+  int32_t hold = 0;          ///< a flag of 0x310c0880 held (no far-away heading, no turn on the spot)
+  int32_t turn_limited = 0;  ///< 0, or the fixed turn in degrees (4 or 6)
+  int32_t rear_grabber = 0;  ///< turns at twice the limit and walks
+  int32_t held_keep = 0;     ///< the held object is of type class 6 with +0x5a = 0 (never dropped)
+  int32_t airborne = 0;      ///< 0x00227f90
+  int32_t reacting = 0;      ///< in a standing reaction (MoveMelee step 1)
+  int32_t down = 0;          ///< not up (knocked down, dead)
+  int32_t side_flag = 0;     ///< the human flag 0x10000 (PickSide's choice when both sides are free)
+  Brain brain;
+  Sectors sectors;
+
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"position"}, s.position);
+    v(FieldInfo{"heading"}, s.heading);
+    v(FieldInfo{"speed", 0x1ac}, s.speed);
+    v(FieldInfo{"gait", 0x1a8}, s.gait);
+    v(FieldInfo{"detail", 0x333}, s.detail);
+    v(FieldInfo{"index", 0x92}, s.index);
+    v(FieldInfo{"cls", 0xd4}, s.cls);
+    v(FieldInfo{"action"}, s.action);
+    v(FieldInfo{"clip"}, s.clip);
+    v(FieldInfo{"action_updates"}, s.action_updates);
+    v(FieldInfo{"turn_target"}, s.turn_target);
+    v(FieldInfo{"pad_step"}, s.pad_step);
+    v(FieldInfo{"pad_error"}, s.pad_error);
+    v(FieldInfo{"held_object"}, s.held_object);
+    v(FieldInfo{"in_use"}, s.in_use);
+    v(FieldInfo{"has_pad", 0x1b}, s.has_pad);
+    v(FieldInfo{"is_ai"}, s.is_ai);
+    v(FieldInfo{"wounded"}, s.wounded);
+    v(FieldInfo{"fight_stance"}, s.fight_stance);
+    v(FieldInfo{"grabbing"}, s.grabbing);
+    v(FieldInfo{"held_flags"}, s.held_flags);
+    v(FieldInfo{"hold"}, s.hold);
+    v(FieldInfo{"turn_limited"}, s.turn_limited);
+    v(FieldInfo{"rear_grabber"}, s.rear_grabber);
+    v(FieldInfo{"held_keep"}, s.held_keep);
+    v(FieldInfo{"airborne"}, s.airborne);
+    v(FieldInfo{"reacting"}, s.reacting);
+    v(FieldInfo{"down"}, s.down);
+    v(FieldInfo{"side_flag"}, s.side_flag);
+    v(FieldInfo{"brain"}, s.brain);
+    v(FieldInfo{"sectors"}, s.sectors);
+  }
+};
+
+struct Clock {
+  int32_t now_ms = 0;  ///< the time of the current update, integer ms
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"now_ms"}, s.now_ms);
+  }
+};
+
+/// The world's random streams (rng.h): Random_IntRange for the goals.
+struct Rng {
+  RngStream goals;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"goals"}, s.goals);
+  }
+};
+
+/// The whole state. Subsystems (one hash each) are its top-level fields.
+struct State {
+  uint64_t tick = 0;
+  Clock clock;
+  Rng rng;
+  std::array<Human, kSlots> humans{};
+
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"tick"}, s.tick);
+    v(FieldInfo{"clock"}, s.clock);
+    v(FieldInfo{"rng"}, s.rng);
+    v(FieldInfo{"humans"}, s.humans);
+  }
+};
+
+// ---------------------------------------------------------------- inputs
+
+/// A player's pad for one update (sticks in [-1, 1], +y forward = world +y).
+struct Pad {
+  uint32_t human = 0;
+  float stick_x = 0, stick_y = 0;
+  uint32_t buttons = 0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"human"}, s.human);
+    v(FieldInfo{"stick_x"}, s.stick_x);
+    v(FieldInfo{"stick_y"}, s.stick_y);
+    v(FieldInfo{"buttons"}, s.buttons);
+  }
+};
+
+enum class CommandKind : int32_t {
+  MoveTo = 1,         ///< a move action to `point` with `gait`, `radius`, `delay_ms`, `face`
+  MoveToHuman = 2,    ///< a MoveMelee on `target` with `near`, `far`, `limit_ms`, `delay_ms`
+  Stop = 3,           ///< Brain_ClearActions
+  Set = 4,            ///< set `field` (SetField) to `value`
+  Goal = 5,           ///< a goal of the gait table: `goal` (GoalId), to `point`
+};
+
+enum class SetField : int32_t {
+  Detail = 1, TurnBoost, StartBoost, Wounded, FightStance, Grabbing, HeldFlags, Hold, TurnLimited, RearGrabber,
+  HeldObject, HeldKeep, Airborne, Reacting, Down, SideFlag, Target
+};
+
+/// One script command, as the input carries it (the scenario's names resolved).
+struct Command {
+  uint32_t human = 0;
+  CommandKind kind = CommandKind::Stop;
+  Vec3 point;
+  int32_t gait = 0;
+  float radius = 0;
+  int32_t delay_ms = 0;
+  int32_t face = -1;
+  int32_t target = -1;
+  float near_dist = 0, far_dist = 0;
+  int32_t limit_ms = 0;
+  int32_t field = 0;   ///< SetField
+  int32_t value = 0;
+  int32_t goal = 0;    ///< index into goal_table()
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"human"}, s.human);
+    v(FieldInfo{"kind"}, s.kind);
+    v(FieldInfo{"point"}, s.point);
+    v(FieldInfo{"gait"}, s.gait);
+    v(FieldInfo{"radius"}, s.radius);
+    v(FieldInfo{"delay_ms"}, s.delay_ms);
+    v(FieldInfo{"face"}, s.face);
+    v(FieldInfo{"target"}, s.target);
+    v(FieldInfo{"near"}, s.near_dist);
+    v(FieldInfo{"far"}, s.far_dist);
+    v(FieldInfo{"limit_ms"}, s.limit_ms);
+    v(FieldInfo{"field"}, s.field);
+    v(FieldInfo{"value"}, s.value);
+    v(FieldInfo{"goal"}, s.goal);
+  }
+};
+
+/// One tick's input: the players' pads, then script commands, in order.
+struct Input {
+  std::vector<Pad> pads;
+  std::vector<Command> commands;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"pads"}, s.pads);
+    v(FieldInfo{"commands"}, s.commands);
+  }
+};
+
+// ---------------------------------------------------------------- scenario
+
+/// A class's anim-record speeds (Human_SpeedForGait, record +0xd4), m/s.
+struct ClassSpec {
+  std::string name;
+  int32_t id = 0;          ///< the class number (Diego 0x77, Vargas 0x78 stop at once)
+  int32_t kind = 0;        ///< class +0x11b: 6 or 7 fight without the stance ("no stance")
+  bool anim_record = true; ///< false: Human_SpeedForGait gives 0 for every gait
+  bool start_clips = true; ///< false: the anim set's kind is 3 or 7 or its +0x18 is 4 (no start actions)
+  float sneak = 1.585f;    ///< +0x16c
+  float walk = 1.629f;     ///< +0x170
+  float jog = 4.857f;      ///< +0x174
+  float run = 7.801f;      ///< +0x178
+  float sprint = 10.245f;  ///< +0x17c
+  float stance = 3.429f;   ///< +0x164: the fight-stance walk
+  float melee_far = 2.0f;  ///< +0x140: the far melee range
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"name"}, s.name);
+    v(FieldInfo{"id"}, s.id);
+    v(FieldInfo{"kind", 0x11b}, s.kind);
+    v(FieldInfo{"anim_record"}, s.anim_record);
+    v(FieldInfo{"start_clips"}, s.start_clips);
+    v(FieldInfo{"sneak", 0x16c}, s.sneak);
+    v(FieldInfo{"walk", 0x170}, s.walk);
+    v(FieldInfo{"jog", 0x174}, s.jog);
+    v(FieldInfo{"run", 0x178}, s.run);
+    v(FieldInfo{"sprint", 0x17c}, s.sprint);
+    v(FieldInfo{"stance", 0x164}, s.stance);
+    v(FieldInfo{"melee_far", 0x140}, s.melee_far);
+  }
+};
+
+/// A named point with a heading (degrees).
+struct FlagSpec {
+  std::string name;
+  Vec3 position;
+  float heading = 0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"name"}, s.name);
+    v(FieldInfo{"position"}, s.position);
+    v(FieldInfo{"heading"}, s.heading);
+  }
+};
+
+struct HumanSpec {
+  std::string name;
+  std::string cls = "rembrandt";
+  Vec3 position;
+  float heading = 0;  ///< degrees
+  bool pad = false;   ///< a player (moved by the stick) rather than an AI
+  int32_t detail = 0;
+  int32_t turn_boost = 0, start_boost = 0;
+  bool wounded = false, fight_stance = false;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"name"}, s.name);
+    v(FieldInfo{"class"}, s.cls);
+    v(FieldInfo{"position"}, s.position);
+    v(FieldInfo{"heading"}, s.heading);
+    v(FieldInfo{"pad"}, s.pad);
+    v(FieldInfo{"detail"}, s.detail);
+    v(FieldInfo{"turn_boost"}, s.turn_boost);
+    v(FieldInfo{"start_boost"}, s.start_boost);
+    v(FieldInfo{"wounded"}, s.wounded);
+    v(FieldInfo{"fight_stance"}, s.fight_stance);
+  }
+};
+
+/// A script command at a tick, by names (docs/warriors.md, "Scenarios").
+struct ScriptSpec {
+  uint64_t tick = 0;
+  std::string human;       ///< a human's name, or its slot as a decimal string
+  std::string command;     ///< move_to | move_to_human | stop | set | goal
+  std::vector<float> point;  ///< [x, y, z] (or use `flag`)
+  std::string flag;        ///< a flag's name: its position is the point
+  std::string goal;        ///< for `goal`: a goal name of the seed's gait table
+  int32_t gait = 2;
+  float radius = 0.5f;
+  int32_t delay_ms = 0;
+  std::string face;        ///< a human to face while moving
+  std::string target;      ///< move_to_human: the human
+  float near = 1.0f, far = 2.0f;
+  int32_t limit_ms = 10000;
+  std::string field;       ///< set: detail, turn_boost, wounded, ...
+  int32_t value = 0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"tick"}, s.tick);
+    v(FieldInfo{"human"}, s.human);
+    v(FieldInfo{"command"}, s.command);
+    v(FieldInfo{"point"}, s.point);
+    v(FieldInfo{"flag"}, s.flag);
+    v(FieldInfo{"goal"}, s.goal);
+    v(FieldInfo{"gait"}, s.gait);
+    v(FieldInfo{"radius"}, s.radius);
+    v(FieldInfo{"delay_ms"}, s.delay_ms);
+    v(FieldInfo{"face"}, s.face);
+    v(FieldInfo{"target"}, s.target);
+    v(FieldInfo{"near"}, s.near);
+    v(FieldInfo{"far"}, s.far);
+    v(FieldInfo{"limit_ms"}, s.limit_ms);
+    v(FieldInfo{"field"}, s.field);
+    v(FieldInfo{"value"}, s.value);
+  }
+};
+
+/// A scripted pad: from `tick` on (until the next entry for the same human)
+/// the stick and buttons are held.
+struct PadSpec {
+  uint64_t tick = 0;
+  std::string human;
+  float stick_x = 0, stick_y = 0;
+  uint32_t buttons = 0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"tick"}, s.tick);
+    v(FieldInfo{"human"}, s.human);
+    v(FieldInfo{"stick_x"}, s.stick_x);
+    v(FieldInfo{"stick_y"}, s.stick_y);
+    v(FieldInfo{"buttons"}, s.buttons);
+  }
+};
+
+/// The open floor of part 1: one level at height z.
+struct GroundSpec {
+  float z = 0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"z"}, s.z);
+  }
+};
+
+struct Scenario {
+  std::string model = "warriors";
+  std::string name;
+  std::string description;
+  uint64_t seed = 1;
+  uint64_t ticks = 900;  ///< the default run length (30 s)
+  GroundSpec ground;
+  std::vector<ClassSpec> classes;  ///< added to the built-in table (rembrandt); a same name replaces
+  std::vector<FlagSpec> flags;
+  std::vector<HumanSpec> humans;   ///< slots 0.. in order
+  std::vector<ScriptSpec> script;
+  std::vector<PadSpec> pads;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"model"}, s.model);
+    v(FieldInfo{"name"}, s.name);
+    v(FieldInfo{"description"}, s.description);
+    v(FieldInfo{"seed"}, s.seed);
+    v(FieldInfo{"ticks"}, s.ticks);
+    v(FieldInfo{"ground"}, s.ground);
+    v(FieldInfo{"classes"}, s.classes);
+    v(FieldInfo{"flags"}, s.flags);
+    v(FieldInfo{"humans"}, s.humans);
+    v(FieldInfo{"script"}, s.script);
+    v(FieldInfo{"pads"}, s.pads);
+  }
+};
+
+/// A goal of the seed's gait table: its name, its gait (-1: the script's
+/// argument) and whether its start delay is Random_IntRange(0, 250) ms.
+struct GoalEntry {
+  const char* name;
+  int32_t gait;
+  bool random_delay;
+};
+/// The goals of the gait table that only choose a gait and a move.
+const std::vector<GoalEntry>& goal_table();
+/// The index of a goal by name, -1 when unknown.
+int32_t goal_index(const std::string& name);
+
+// ---------------------------------------------------------------- pure rules
+
+/// Human_SpeedForGait (0x0022ae40): the anim record's speed, 0 for gait 0 or
+/// no anim record (the +0x3a4 multiplier is not applied).
+float speed_for_gait(const ClassSpec& c, int32_t gait);
+/// Human_GaitForSpeed (0x00221760): 5 at or above sprint, 4 run, 3 jog, 2 walk, else 0.
+int32_t gait_for_speed(const ClassSpec& c, float v);
+/// Human_GaitForSpeed (0x0022aeb0), the nearest-gait variant: 0 below 0.5 m/s,
+/// else the gait (1..5) whose speed is nearest (the lower on a tie).
+int32_t nearest_gait_for_speed(const ClassSpec& c, float v);
+/// Human_GetTurnRateForGait (0x002212d0): the AI word of the gait's row, rad
+/// per update (2.5 deg gait 5, 4 gait 4, 6 gait 3, 12 below), times the turn
+/// boost b: x (b + 1), or / (1 - b) when b < 0.
+float turn_rate_for_gait(int32_t gait, int32_t boost);
+/// Human_MaxTurn (0x002213d8): rad per update, rows tested top down; `pad`
+/// picks the player's word (a pad human whose brain is not dead).
+float max_turn(const Human& h, bool pad);
+/// The right vector of heading h: facing x up = (cos h, -sin h, 0).
+Vec3 right_of(float heading);
+/// Math_CircleRadius2D (0x003375d0): the radius of the circle through P and X
+/// tangent at P to the direction perpendicular to `axis`; 0 when X = P or X
+/// lies dead ahead or behind (d . axis = 0).
+float circle_radius_2d(Vec3 p, Vec3 x, Vec3 axis);
+/// v(g) = 2R tan(w(g)/2) / (1/30): the speed whose per-update chord at radius
+/// R, turning at gait g's rate, stays on the circle.
+float corner_speed_for_gait(float radius, int32_t gait, int32_t boost);
+/// Move_CornerSpeedLimit (0x002fcd90)(s, brain, A, P, X).
+float corner_speed_limit(const ClassSpec& c, int32_t boost, float s, Vec3 axis, Vec3 p, Vec3 x);
+
+// ---------------------------------------------------------------- the model
+
+/// Counts of what happened (diagnostics for tests and tools; not state, not hashed).
+struct Counters {
+  uint64_t turn_on_spot = 0, starts = 0, stops_at_once = 0, drops = 0;
+  uint64_t move_done_arrived = 0, move_done_stuck = 0, move_done_floor = 0, move_done_straight = 0;
+  uint64_t corner_recomputes = 0, trial_simulations = 0, melee_done = 0;
+};
+
+struct MovePoints {
+  std::array<Vec3, 3> p{};
+  int32_t n = 0;
+};
+
+class WarriorsModel {
+ public:
+  using Scenario = warriors::Scenario;
+  using Input = warriors::Input;
+  using State = warriors::State;
+  static constexpr std::string_view kName = "warriors";
+  static constexpr uint32_t kVersion = 1;
+  static constexpr uint32_t kTickRateHz = 30;
+
+  static Scenario load_scenario(const Json& j, const JsonReader& reader);
+  explicit WarriorsModel(Scenario scenario);
+
+  void step(const Input& input);
+  Input scripted_input() const;
+  uint64_t tick() const { return state_.tick; }
+  const State& state() const { return state_; }
+  void set_state(const State& s);
+  State& mutable_state() { return state_; }
+  const Scenario& scenario() const { return scenario_; }
+  const Counters& counters() const { return counters_; }
+  const ClassSpec& class_of(const Human& h) const { return classes_[static_cast<std::size_t>(h.cls)]; }
+  const std::vector<ClassSpec>& classes() const { return classes_; }
+  /// The slot of a human by name or decimal slot, -1 when none.
+  int32_t human_slot(const std::string& name) const;
+
+  // ---- the seed's operations, public so tests can drive them one by one
+  void apply_command(const Command& c);
+  void apply_pad(const Pad& p);
+  /// Brain_UpdateGoals (0x0028fbb0): Brain_StopMove, then the front action.
+  void think(int32_t slot);
+  /// Human_UpdateControl (0x00243848), the non-pad branch, then the move.
+  void control(int32_t slot);
+  /// Human_PlayerLocomotion (0x00240e38) with the slot's held pad, then the move.
+  void player_locomotion(int32_t slot);
+  /// Brain_SetMoveGait (0x0028aac0) and Brain_SetMoveSpeed (0x0028ab28).
+  void set_move_gait(int32_t slot, int32_t gait);
+  static void set_move_speed(Brain& b, float v) { b.move_speed = v; }
+  /// Brain_StopMove (0x0028ac18): speed 0, heading = the human's facing.
+  void stop_move(int32_t slot);
+  /// Brain_ClearActions: every queued action aborted and removed.
+  void clear_actions(int32_t slot);
+  /// Queue an action (refused, false, when the queue is full).
+  bool queue_action(int32_t slot, const Action& a);
+  /// The human is busy (a turn on the spot plays).
+  bool busy(const Human& h) const { return h.action == kActTurnOnSpot; }
+  /// 0x00223b70: the human is at his aim: within the brain's radius of +0x90 in plan.
+  bool at_aim(const Human& h) const;
+
+  /// MoveAction Start (0x002fc420): 0 running, 2 done.
+  int32_t move_start(int32_t slot, Action& a);
+  /// MoveAction_Update (0x002fc5c0): 0 running, 2 done.
+  int32_t move_update(int32_t slot, Action& a);
+  /// MoveAction_CollectPoints (0x002fbd18).
+  MovePoints collect_points(int32_t slot, const Action& a, Vec3 aim) const;
+  /// MoveAction_CornerSpeed (0x002fc158): +0x0c, +0x44, +0x48 of `a`.
+  void corner_speed(int32_t slot, Action& a, float cap, const MovePoints& pts);
+  /// MoveAction_TrialSpeed (0x002fbef0)(v, trial, from, to).
+  float trial_speed(int32_t slot, float v, float trial, Vec3 from, Vec3 to);
+  /// Human_SimulateMove (0x0022aae8): the recorded points (at most `n`).
+  std::vector<Vec3> simulate_move(int32_t slot, Vec3 from, Vec3 to, float v, float trial, int32_t k, int32_t n) const;
+  /// MoveMelee Start (0x002fcff0) and Update (0x002fd4e8): 0 running, 2 done.
+  int32_t melee_start(int32_t slot, Action& a);
+  int32_t melee_update(int32_t slot, Action& a);
+  /// MoveMeleeAction_PickSide (0x002fd158): 2, 6 or 8.
+  int32_t pick_side(int32_t slot, const Action& a);
+  /// Brain_GetSectors (0x0028fe90): the record, rebuilt when older than max_age_ms.
+  const Sectors& sectors_of(int32_t slot, int32_t max_age_ms);
+  /// Sectors_SectorOf / Human_GetSectorOf: the sector (0-7) of a point round a human.
+  static int32_t sector_of(const Human& owner, Vec3 point);
+
+  // ---- part 2's hooks (the open floor: always true)
+  bool point_has_area(Vec3) const { return true; }
+  bool can_walk_straight(int32_t, Vec3) const { return true; }
+  bool line_clear(Vec3, Vec3) const { return true; }
+
+ private:
+  void move_along(Human& h, float dir_heading);
+  void end_clip_if_done(Human& h);
+  void pop_action(int32_t slot);
+
+  Scenario scenario_;
+  std::vector<ClassSpec> classes_;
+  State state_;
+  Counters counters_;
+  std::array<Pad, kSlots> pads_{};  ///< the pad each player holds (set by inputs; part of the input, not state)
+  std::vector<std::pair<uint64_t, Command>> script_;  ///< by tick, stable
+  std::vector<std::pair<uint64_t, Pad>> pad_script_;  ///< by tick, stable
+};
+
+}  // namespace lockstep::warriors
