@@ -24,6 +24,12 @@ std::unique_ptr<Model> small_world(const std::string& model) {
     for (int k = 0; k < 300; ++k) m->step_scripted();
     return m;
   }
+  if (model == "warriors") {
+    // The fight footwork fixture: AIs mid-MoveMelee, a player, sector records, a knocked-down human.
+    auto m = make_model(parse_json_file(fixtures::path("warriors/melee.json")), "melee");
+    for (int k = 0; k < 40; ++k) m->step_scripted();
+    return m;
+  }
   FAIL("no small world for model " << model);
   return nullptr;
 }

@@ -60,11 +60,15 @@ void WarriorsModel::clear_actions(int32_t slot) {
       b.steering.avoiding = -1;
       b.route = -1;
     } else if (a.type == 2) {
-      // MoveMelee Abort (0x002fd068): a "no stance" human turns to face the human; the boost restored.
+      // MoveMelee Abort (0x002fd068): a "no stance" human turns to face the human (at once, A27);
+      // the boost restored.
       if (a.no_stance && a.target >= 0) {
         const Human& t = state_.humans[static_cast<std::size_t>(a.target)];
         const float dx = t.position.x - h.position.x, dy = t.position.y - h.position.y;
-        if (dx != 0.0f || dy != 0.0f) b.move_heading = angle::heading_of(dx, dy);
+        if (dx != 0.0f || dy != 0.0f) {
+          h.heading = angle::heading_of(dx, dy);
+          b.move_heading = h.heading;
+        }
       }
       b.turn_boost = a.saved_boost;
     }
@@ -342,7 +346,15 @@ int32_t WarriorsModel::sector_of(const Human& owner, Vec3 point) {
   const float rel = angle::wrap_2pi(angle::heading_of(dx, dy) - owner.heading);
   const float half = angle::deg_to_rad(22.5f);
   const float sect = angle::deg_to_rad(45.0f);
-  int32_t k = static_cast<int32_t>((rel + half) / sect);  // truncation (Float_ToUInt)
+  // A bearing exactly on an edge goes to the lower index on the right half (0 to pi) and to the
+  // higher index on the left half.
+  if (rel <= dmath::kPi) {
+    const float q = (rel - half) / sect;
+    int32_t k = static_cast<int32_t>(q);  // truncation toward 0; q >= -0.5 here
+    if (static_cast<float>(k) < q) ++k;   // the ceiling: an edge stays in the lower sector
+    return k & 7;
+  }
+  const int32_t k = static_cast<int32_t>((rel + half) / sect);  // the floor: an edge goes to the higher sector
   return k & 7;
 }
 
@@ -385,9 +397,15 @@ int32_t WarriorsModel::pick_side(int32_t slot, const Action& a) {
     const Sector& sec = s.sector[static_cast<std::size_t>(k)];
     return sec.flags + 2 * sec.count;
   };
-  // Keep circling while the sector the mover is heading into is free (A23: the side of the last circle).
-  if (a.side > 0 && is_free(2)) return 2;
-  if (a.side < 0 && is_free(6)) return 6;
+  // Keep circling while the sector the mover is heading into is free (A23): the sector of his aim
+  // +0x90, the point 2 m along last update's move, when that move went to one side.
+  const Human& me = state_.humans[static_cast<std::size_t>(slot)];
+  const float ax = me.brain.aim.x - me.position.x, ay = me.brain.aim.y - me.position.y;
+  if (ax != 0.0f || ay != 0.0f) {
+    const int32_t k = sector_of(me, me.brain.aim);
+    if (k >= 1 && k <= 3 && is_free(k)) return 2;
+    if (k >= 5 && k <= 7 && is_free(k)) return 6;
+  }
   const bool f2 = is_free(2), f6 = is_free(6);
   const Human& t = state_.humans[static_cast<std::size_t>(a.target)];
   if (f2 && f6) return t.side_flag ? 6 : 2;  // both free: the side by the human's flag 0x10000

@@ -136,11 +136,18 @@ float corner_speed_limit(const ClassSpec& c, int32_t boost, float s, Vec3 axis, 
 
 // ------------------------------------------------------------ the control
 
-void WarriorsModel::end_clip_if_done(Human& h) {
+namespace {
+/// A start or stop clip of N updates shows in the N states after its start: its count drops at the
+/// start of each later update and the clip ends when it reaches 0.
+void age_clip(Human& h) {
   if (h.action == kActWalkStart || h.action == kActRunStart || h.action == kActBoostStart || h.action == kActStop) {
     if (h.action_updates > 0) --h.action_updates;
     if (h.action_updates == 0) h.action = kActNone;
   }
+}
+}  // namespace
+
+void WarriorsModel::end_clip_if_done(Human& h) {
   if (h.action != kActNone) return;
   // The clip that plays once no start, stop or turn clip does (only clips the seed and supplement name).
   const ClassSpec& c = class_of(h);
@@ -163,6 +170,7 @@ void WarriorsModel::control(int32_t slot) {
   Brain& b = h.brain;
   const ClassSpec& c = class_of(h);
   const float vstar = b.move_speed;
+  age_clip(h);
 
   // A turn on the spot plays to its end: the human is busy, turning at the stand limit.
   if (h.action == kActTurnOnSpot) {
@@ -193,9 +201,10 @@ void WarriorsModel::control(int32_t slot) {
     ++counters_.drops;
   }
 
+  const bool far_away = h.detail >= 2 && !h.hold;
   if (h.speed == 0.0f && w > 0.0f) {
-    // 3. Starting.
-    if (c.start_clips) {
+    // 3. Starting (a far-away human plays no clips, step 6).
+    if (c.start_clips && !far_away) {
       if (w >= speed_for_gait(c, kRun)) {
         h.action = b.start_boost > 0 ? kActBoostStart : kActRunStart;
         h.clip = kClipRunStart;
@@ -226,7 +235,7 @@ void WarriorsModel::control(int32_t slot) {
     }
   }
 
-  if (h.detail >= 2 && !h.hold) {
+  if (far_away) {
     // 6. Far away: velocity = w along +0x110, the heading at once (no turn limit, no clips).
     h.speed = w;
     h.heading = angle::wrap_pi(b.move_heading);
@@ -264,6 +273,7 @@ void WarriorsModel::player_locomotion(int32_t slot) {
   Human& h = state_.humans[static_cast<std::size_t>(slot)];
   const ClassSpec& c = class_of(h);
   const Pad& p = pads_[static_cast<std::size_t>(slot)];
+  age_clip(h);
   float m = dmath::sqrt(p.stick_x * p.stick_x + p.stick_y * p.stick_y);
   if (m > 1.0f) m = 1.0f;
 

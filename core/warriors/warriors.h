@@ -264,7 +264,7 @@ struct Sector {
 struct Sectors {
   std::array<Sector, 8> sector{};
   float heading = 0;        ///< +0x40: the owner's heading at the last refresh
-  int32_t time_ms = -1000000;  ///< +0x44: the time of the last refresh (Sectors_Reset: long ago)
+  int32_t time_ms = 0;      ///< +0x44: the time of the last refresh (Sectors_Reset at Brain_Init: 0)
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"sector"}, s.sector);
