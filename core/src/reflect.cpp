@@ -35,4 +35,34 @@ std::string Path::str() const {
   return s;
 }
 
+std::string Path::original() const {
+  std::size_t j = segs_.size();
+  for (std::size_t k = segs_.size(); k-- > 0;)
+    if (segs_[k].name && segs_[k].offset >= 0) {
+      j = k;
+      break;
+    }
+  if (j == segs_.size()) return "";
+  std::string holder;
+  for (std::size_t k = j; k-- > 0;)
+    if (segs_[k].name) {
+      holder = segs_[k].name;
+      break;
+    }
+  static const char* hex = "0123456789abcdef";
+  std::string off;
+  for (auto v = static_cast<uint32_t>(segs_[j].offset); v != 0 || off.empty(); v >>= 4) off.insert(off.begin(), hex[v & 15u]);
+  if (off.size() < 2) off.insert(off.begin(), '0');
+  std::string s = holder + "+0x" + off;
+  for (std::size_t k = j + 1; k < segs_.size(); ++k) {
+    if (segs_[k].name) {
+      s += '.';
+      s += segs_[k].name;
+    } else {
+      s += '[' + std::to_string(segs_[k].index) + ']';
+    }
+  }
+  return s;
+}
+
 }  // namespace lockstep

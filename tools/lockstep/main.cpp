@@ -46,6 +46,34 @@ class Progress {
   bool on_;
 };
 
+/// `lockstep fields`: every leaf of a scenario's state with its type and where the original keeps it.
+int cmd_fields(const std::string& scenario_path, const std::vector<std::string>& globs, bool json) {
+  auto model = lockstep::load_scenario_file(scenario_path);
+  const auto leaves = model->leaves();
+  std::size_t shown = 0;
+  if (json) std::printf("[");
+  for (const auto& l : leaves) {
+    bool want = globs.empty();
+    for (const auto& g : globs) want = want || lockstep::path_matches(g, l.path);
+    if (!want) continue;
+    const char* kind = lockstep::leaf_kind_name(l.ref.kind);
+    if (json) {
+      std::printf("%s{\"path\":\"%s\",\"type\":\"%s\",\"original\":\"%s\"}", shown ? "," : "",
+                  json_escape(l.path).c_str(), kind, json_escape(l.original).c_str());
+    } else {
+      std::printf("%-48s %-4s %s\n", l.path.c_str(), kind, l.original.c_str());
+    }
+    ++shown;
+  }
+  if (json) std::printf("]\n");
+  if (shown == 0) {
+    std::string what;
+    for (const auto& g : globs) what += (what.empty() ? "" : " ") + g;
+    throw lockstep::InputError(scenario_path, "--fields", "no field matches " + what + " (try without a pattern)");
+  }
+  return kExitOk;
+}
+
 int cmd_run(const std::string& scenario_path, long long ticks_opt, bool json) {
   auto model = lockstep::load_scenario_file(scenario_path);
   uint64_t ticks = 0;
@@ -657,6 +685,18 @@ int main(int argc, char** argv) {
       "machines that print the same hash computed the same state, bit for bit.");
 
 
+  std::string fields_scenario;
+  std::vector<std::string> fields_globs;
+  bool fields_json = false;
+  auto* fieldsc = app.add_subcommand("fields", "List a model's state fields: path, type and the original's offset");
+  fieldsc->add_option("scenario", fields_scenario, "Scenario JSON file")->required()->check(CLI::ExistingFile);
+  fieldsc->add_option("patterns", fields_globs, "Field paths or globs to list (default: all): 'humans[1].brain.*', '**.speed'");
+  fieldsc->add_flag("--json", fields_json, "Print a JSON array of {path, type, original}");
+  fieldsc->footer(
+      "\nExample:\n  lockstep fields fixtures/warriors/runtime_case.json 'humans[1].brain.*'\n"
+      "The third column is where the original program keeps the field (\"brain+0x114\": the brain's\n"
+      "+0x114), from the model's field listing: what a trace map's \"field\" names (docs/traces.md).");
+
   RecordArgs rec_a;
   auto* record = app.add_subcommand("record", "Run a scenario and record every tick's input and state hashes (.lsr)");
   record->add_option("scenario", rec_a.scenario, "Scenario JSON file")->required()->check(CLI::ExistingFile);
@@ -777,6 +817,7 @@ int main(int argc, char** argv) {
 
   try {
     if (run->parsed()) return cmd_run(scenario, ticks, json);
+    if (fieldsc->parsed()) return cmd_fields(fields_scenario, fields_globs, fields_json);
     if (record->parsed()) return cmd_record(rec_a);
     if (replay->parsed()) return cmd_replay(rep_a);
     if (inspect->parsed()) return cmd_inspect(insp_path, insp_json);

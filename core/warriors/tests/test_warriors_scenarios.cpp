@@ -1,6 +1,8 @@
 // warriors: scenario loading, the bundled fixtures and determinism of the whole tick.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "lockstep/core/error.h"
 #include "lockstep/core/hash.h"
 #include "lockstep/core/model.h"
@@ -129,4 +131,26 @@ TEST_CASE("warriors scenarios: the plaza keeps 60 humans moving, turning and tak
   CHECK(c.corner_recomputes > 500);
   CHECK(c.move_done_arrived > 50);
   CHECK(c.melee_done > 0);
+}
+
+TEST_CASE("warriors scenarios: the field listing carries the original's offsets for trace maps", "[warriors][scenario]") {
+  auto m = load_scenario_file(lockstep::fixtures::path("warriors/runtime_case.json"));
+  std::map<std::string, std::string> orig;
+  for (const auto& l : m->leaves()) orig[l.path] = l.original;
+  // Seed 000: "+0x110 the heading to move along, +0x114 the speed ... +0x90 the point aimed at and +0x118 its radius".
+  CHECK(orig.at("humans[3].brain.move_heading") == "brain+0x110");
+  CHECK(orig.at("humans[3].brain.move_speed") == "brain+0x114");
+  CHECK(orig.at("humans[3].brain.aim.y") == "brain+0x90.y");
+  CHECK(orig.at("humans[3].brain.aim_radius") == "brain+0x118");
+  CHECK(orig.at("humans[3].brain.fail_reason") == "brain+0x284");
+  CHECK(orig.at("humans[3].brain.turn_boost") == "brain+0x0b");
+  // The human record: speed +0x1ac, stored gait +0x1a8, detail +0x333, index +0x92.
+  CHECK(orig.at("humans[0].speed") == "humans+0x1ac");
+  CHECK(orig.at("humans[0].gait") == "humans+0x1a8");
+  CHECK(orig.at("humans[0].detail") == "humans+0x333");
+  CHECK(orig.at("humans[0].index") == "humans+0x92");
+  // MoveMelee's side and radial counters, the move action's +0x4c counter.
+  CHECK(orig.at("humans[1].brain.queue[0].side") == "queue+0x18");
+  CHECK(orig.at("humans[1].brain.queue[0].corner_count") == "queue+0x4c");
+  CHECK(orig.at("humans[1].brain.queue_count").empty());
 }

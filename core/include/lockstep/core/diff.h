@@ -109,6 +109,7 @@ std::vector<FieldDiff> diff_fields(const T& a, const T& b, std::size_t limit = S
 struct LeafEntry {
   std::string path;
   LeafRef ref;
+  std::string original;  ///< where the original program keeps it ("brain+0x114"), empty when unknown
 };
 
 /// Every leaf of `value`, in listing order.
@@ -116,7 +117,7 @@ template <class T>
 std::vector<LeafEntry> list_leaves(T& value) {
   std::vector<LeafEntry> out;
   Path p;
-  walk_leaves(value, p, [&](const Path& path, auto& leaf) { out.push_back({path.str(), leaf_ref(leaf)}); });
+  walk_leaves(value, p, [&](const Path& path, auto& leaf) { out.push_back({path.str(), leaf_ref(leaf), path.original()}); });
   return out;
 }
 

@@ -109,18 +109,23 @@ struct ConstLeafRef {
 /// Segments are kept as pointers/indices; text is made only when asked.
 class Path {
  public:
-  void push_name(const char* n) { segs_.push_back({n, 0}); }
-  void push_index(std::size_t i) { segs_.push_back({nullptr, i}); }
+  void push_name(const char* n, int32_t offset = -1) { segs_.push_back({n, 0, offset}); }
+  void push_index(std::size_t i) { segs_.push_back({nullptr, i, -1}); }
   void pop() { segs_.pop_back(); }
   std::size_t depth() const { return segs_.size(); }
   std::string str() const;
   /// Index of the first segment (top-level field) name, or nullptr.
   const char* top() const { return segs_.empty() ? nullptr : segs_.front().name; }
+  /// Where the leaf lives in the original program's records, from the innermost field listed
+  /// with an offset: "brain+0x114", "humans+0x1ac" (a slot of `humans`), "brain+0x90.x" (a
+  /// component of a field at +0x90). Empty when no field on the path has an offset.
+  std::string original() const;
 
  private:
   struct Seg {
     const char* name;
     std::size_t index;
+    int32_t offset;
   };
   std::vector<Seg> segs_;
 };
@@ -141,7 +146,7 @@ void walk_leaves(T& value, Path& path, F&& f) {
   } else {
     static_assert(Reflected<U>, "field type has no field listing");
     U::fields(value, [&](const FieldInfo& fi, auto& field) {
-      path.push_name(fi.name);
+      path.push_name(fi.name, fi.offset);
       walk_leaves(field, path, f);
       path.pop();
     });
