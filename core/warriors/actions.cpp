@@ -1,6 +1,8 @@
 // The brain's think, the move action with its corner speed, and the
 // move-to-human action (seed 000, "The move action", "The corner speed",
 // "The move-to-human action (MoveMelee)"). Choices: docs/spec-notes.md A9-A23.
+#include <cstdint>
+
 #include "lockstep/core/angle.h"
 #include "warriors/warriors.h"
 
@@ -28,10 +30,17 @@ void WarriorsModel::stop_move(int32_t slot) {
   h.brain.move_heading = h.heading;  // +0x110 = the human's facing
 }
 
-bool WarriorsModel::at_aim(const Human& h) const {
-  if (h.brain.arrived) return true;
-  const float r = h.brain.aim_radius;
-  return plan_sq(h.position, h.brain.aim) <= r * r;
+bool WarriorsModel::at_destination(const Human& h, const Action& a) const {
+  return plan_sq(h.position, a.point) <= a.radius * a.radius;
+}
+
+void WarriorsModel::check_move_arrival(int32_t slot) {
+  // Brain_CheckMoveArrival (0x0023f9d0): sets +0x11d when it is 0, the front action is a move and the
+  // human is within the brain's radius +0x118 of its aim +0x90 (in plan, A9); only the move action clears it.
+  Human& h = state_.humans[static_cast<std::size_t>(slot)];
+  Brain& b = h.brain;
+  if (b.arrived || b.queue_count == 0 || b.queue[0].type != 1 || !b.queue[0].started) return;
+  if (plan_sq(h.position, b.aim) <= b.aim_radius * b.aim_radius) b.arrived = 1;
 }
 
 bool WarriorsModel::queue_action(int32_t slot, const Action& a) {
@@ -106,9 +115,9 @@ void WarriorsModel::think(int32_t slot) {
 int32_t WarriorsModel::move_start(int32_t slot, Action& a) {
   Human& h = state_.humans[static_cast<std::size_t>(slot)];
   Brain& b = h.brain;
-  b.arrived = 0;
+  b.fail_reason = kFailNone;  // A13b: a new move starts with no failure reason ("left at 0")
   // Done (2) when 0x00223b70 holds or the human is within 0.1 m.
-  if (plan_sq(h.position, a.point) <= a.radius * a.radius || dist_sq(h.position, a.point) < kStartDoneDist * kStartDoneDist) {
+  if (at_destination(h, a) || dist_sq(h.position, a.point) < kStartDoneDist * kStartDoneDist) {
     ++counters_.move_done_arrived;
     return 2;
   }
@@ -141,13 +150,15 @@ int32_t WarriorsModel::move_update(int32_t slot, Action& a) {
   Human& h = state_.humans[static_cast<std::size_t>(slot)];
   Brain& b = h.brain;
   const ClassSpec& c = class_of(h);
-  // 1. Done at the aim or on abort; wait while busy.
-  if (at_aim(h) || a.abort) {
-    b.arrived = 1;
+  // 1. Done at the destination (0x00223b70) or on abort; wait while busy.
+  if (at_destination(h, a) || a.abort) {
     ++counters_.move_done_arrived;
     return 2;
   }
   if (busy(h)) return 0;
+  // 0x002fc674: the arrival flag +0x11d is cleared; with a route it moves the route on (part 2),
+  // with a steering detour it ends the detour (part 3); a straight move has neither.
+  if (b.arrived) b.arrived = 0;
   ++a.updates;
   // 2./3. Routes (part 2): none on the open floor. 4. Dynamic obstacles: none in part 1.
   Vec3 aim = a.point;  // no route: the destination
@@ -188,7 +199,8 @@ int32_t WarriorsModel::move_update(int32_t slot, Action& a) {
   b.aim = aim;
   b.aim_radius = steered ? kSteerRadius : a.radius;
   b.strafe = a.face >= 0 ? 1 : 0;  // A12: facing an object, the walk goes to the aim
-  // 8. The speed.
+  // 8. The speed. The counter +0x4c counts down each update (a signed byte).
+  a.corner_count = static_cast<int8_t>(a.corner_count - 1);
   float out = 0.0f;
   if (a.face >= 0) {
     out = a.speed;  // with an object to face, the gait's speed
@@ -196,11 +208,11 @@ int32_t WarriorsModel::move_update(int32_t slot, Action& a) {
     const float dx = aim.x - h.position.x, dy = aim.y - h.position.y;
     const float to_aim = (dx != 0.0f || dy != 0.0f) ? angle::heading_of(dx, dy) : h.heading;
     const float off = absf(angle::heading_delta(h.heading, to_aim));
-    if (h.speed == 0.0f && off > angle::deg_to_rad(kTurnOnSpotMoveDeg)) {
+    // Standing is Human_GaitForSpeed's gait 0 ("the move action ... use it to tell standing from moving").
+    if (gait_for_speed(c, h.speed) == kStand && off > angle::deg_to_rad(kTurnOnSpotMoveDeg)) {
       out = 0.0f;  // turn on the spot while stopped and more than 30 degrees off
     } else {
       // The corner speed: recomputed when +0x4c runs past 0 or the aim moved more than 0.07 m.
-      --a.corner_count;
       if (a.corner_count < 0 || dist_sq(aim, a.saved_aim) > kAimMovedSq) {
         corner_speed(slot, a, speed, collect_points(slot, a, aim));
         a.corner_count = a.corner1 > 0.0f ? kCornerRecount : 0;
@@ -210,7 +222,6 @@ int32_t WarriorsModel::move_update(int32_t slot, Action& a) {
       if (out > speed) out = speed;
     }
   }
-  (void)c;
   set_move_speed(b, out);
   // 9. Stuck: counts updates while the asked speed is above 0; on the 61st, less than 0.2 m in 3D.
   if (out > 0.0f) {
@@ -283,7 +294,7 @@ float WarriorsModel::trial_speed(int32_t slot, float v, float trial, Vec3 from, 
     }
     if (ok) return trial;
     trial = trial - (1.0f + 0.75f * static_cast<float>(h.detail));
-    if (trial <= walk) return walk;
+    if (!(trial > walk)) return walk;  // also ends on a NaN trial
   }
 }
 
@@ -332,7 +343,8 @@ std::vector<Vec3> WarriorsModel::simulate_move(int32_t slot, Vec3 from, Vec3 to,
 
 int32_t WarriorsModel::melee_start(int32_t slot, Action& a) {
   Human& h = state_.humans[static_cast<std::size_t>(slot)];
-  a.limit_ms = state_.clock.now_ms + a.limit_ms;  // the limit becomes now + limit
+  const int64_t limit = static_cast<int64_t>(state_.clock.now_ms) + a.limit_ms;  // the limit becomes now + limit
+  a.limit_ms = limit > INT32_MAX ? INT32_MAX : static_cast<int32_t>(limit);
   if (a.no_stance) h.fight_stance = 0;            // a "no stance" human leaves the fight stance
   a.saved_boost = h.brain.turn_boost;             // the turn boost is saved
   a.radial = 0;
@@ -435,7 +447,7 @@ int32_t WarriorsModel::melee_update(int32_t slot, Action& a) {
       a.radial = -kMeleeCount;
     } else if (d2 > a.far_sq) {
       a.radial = kMeleeCount;
-      if (d2 <= c.melee_far * c.melee_far && b.turn_boost < 127) ++b.turn_boost;  // A20
+      if (d2 <= c.melee_far * c.melee_far) b.turn_boost = static_cast<int8_t>(b.turn_boost + 1);  // A20: a byte
     }
   }
   // 3. The side.

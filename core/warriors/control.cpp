@@ -44,10 +44,11 @@ float speed_for_gait(const ClassSpec& c, int32_t gait) {
 
 int32_t gait_for_speed(const ClassSpec& c, float v) {
   // 0x00221760: 5 at or above the sprint speed, 4 at or above the run, 3 the jog, 2 the walk, else 0.
-  if (v >= speed_for_gait(c, kSprint) && speed_for_gait(c, kSprint) > 0.0f) return kSprint;
-  if (v >= speed_for_gait(c, kRun) && speed_for_gait(c, kRun) > 0.0f) return kRun;
-  if (v >= speed_for_gait(c, kJog) && speed_for_gait(c, kJog) > 0.0f) return kJog;
-  if (v >= speed_for_gait(c, kWalk) && speed_for_gait(c, kWalk) > 0.0f) return kWalk;
+  // (A human with no anim record has every speed 0, so any v >= 0 is the sprint, as the code reads.)
+  if (v >= speed_for_gait(c, kSprint)) return kSprint;
+  if (v >= speed_for_gait(c, kRun)) return kRun;
+  if (v >= speed_for_gait(c, kJog)) return kJog;
+  if (v >= speed_for_gait(c, kWalk)) return kWalk;
   return kStand;
 }
 
@@ -185,8 +186,8 @@ void WarriorsModel::control(int32_t slot) {
 
   // 2. The wanted speed w.
   float w = 0.0f;
-  if (h.wounded) {
-    w = vstar > kWantedMin ? speed_for_gait(c, kWalk) : 0.0f;
+  if (h.wounded && vstar > kWantedMin) {
+    w = speed_for_gait(c, kWalk);
   } else if (h.fight_stance) {
     w = vstar > kWantedMin ? c.stance : 0.0f;
   } else {
@@ -225,9 +226,11 @@ void WarriorsModel::control(int32_t slot) {
     // 5. Slowing: -32 m/s^2 down to w; Diego and Vargas running or sprinting stop at once.
     if (w == 0.0f && (c.id == kClassDiego || c.id == kClassVargas) && gait_for_speed(c, h.speed) >= kRun) {
       h.speed = 0.0f;
-      h.action = kActStop;
-      h.clip = kClipRunStop;
-      h.action_updates = kRunStopUpdates;
+      if (!far_away) {  // step 6: a far-away human plays no clips
+        h.action = kActStop;
+        h.clip = kClipRunStop;
+        h.action_updates = kRunStopUpdates;
+      }
       ++counters_.stops_at_once;
     } else {
       const float v = h.speed - kBrake * kDt;
@@ -257,13 +260,15 @@ void WarriorsModel::control(int32_t slot) {
     h.heading = angle::turn_toward(h.heading, b.move_heading, lim);
   }
 
-  // The move: along the facing, or toward the aim point while strafing (MoveMelee step 6).
+  // The move: along the facing, or toward the aim point while strafing (MoveMelee step 6); a
+  // far-away human along +0x110 (step 6), which is his heading.
   float dir = h.heading;
-  if (b.strafe) {
+  if (b.strafe && !far_away) {
     const float dx = b.aim.x - h.position.x, dy = b.aim.y - h.position.y;
     if (dx != 0.0f || dy != 0.0f) dir = angle::heading_of(dx, dy);
   }
   if (h.speed > 0.0f) move_along(h, dir);
+  check_move_arrival(slot);
   if (h.action != kActTurnOnSpot) end_clip_if_done(h);
 }
 
@@ -281,9 +286,9 @@ void WarriorsModel::player_locomotion(int32_t slot) {
   if (m >= kPadDeadZone) {
     // Between the dead zone and the run threshold: the walk; at or above it: the run;
     // the sprint button (bit 0) at the run threshold: the sprint (A25).
-    if (m >= kPadRunThreshold) wanted = (p.buttons & kPadSprintButton) ? c.sprint : c.run;
-    else wanted = c.walk;
-    if (h.wounded) wanted = c.walk;
+    if (m >= kPadRunThreshold) wanted = speed_for_gait(c, (p.buttons & kPadSprintButton) ? kSprint : kRun);
+    else wanted = speed_for_gait(c, kWalk);
+    if (h.wounded) wanted = speed_for_gait(c, kWalk);
   }
   // 24 m/s^2 (0.8 m/s per update) both ways (A25).
   if (h.speed < wanted) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "lockstep/core/angle.h"
+#include "lockstep/core/diff.h"
 #include "lockstep/core/error.h"
 
 namespace lockstep::warriors {
@@ -270,6 +271,18 @@ int32_t WarriorsModel::human_slot(const std::string& name) const { return slot_b
 void WarriorsModel::set_state(const State& s) {
   auto bad = [](const std::string& at, const std::string& what) { throw InputError("state", at, what); };
   auto slot_ok = [](int32_t v) { return v >= -1 && v < static_cast<int32_t>(kSlots); };
+  auto in = [](int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; };
+  constexpr int64_t kBig = int64_t{1} << 30;  // clocks and counters stay far from overflow
+  // Every float of a state the model makes is finite.
+  {
+    State copy = s;
+    for (const auto& leaf : list_leaves(copy)) {
+      if (leaf.ref.kind != LeafKind::F32) continue;
+      const float v = *static_cast<const float*>(leaf.ref.ptr);
+      if (!(v - v == 0.0f)) bad(leaf.path, "not a finite number");
+    }
+  }
+  if (!in(s.clock.now_ms, 0, kBig)) bad("clock.now_ms", "out of range");
   for (std::size_t i = 0; i < kSlots; ++i) {
     const Human& h = s.humans[i];
     const std::string at = "humans[" + std::to_string(i) + "]";
@@ -279,6 +292,19 @@ void WarriorsModel::set_state(const State& s) {
     if (h.brain.queue_count < 0 || h.brain.queue_count > static_cast<int32_t>(kQueueSize))
       bad(at + ".brain.queue_count", "expected 0 to " + std::to_string(kQueueSize));
     if (!slot_ok(h.brain.target)) bad(at + ".brain.target", "not a human slot");
+    const Brain& b = h.brain;
+    if (!in(b.turn_boost, -128, 127)) bad(at + ".brain.turn_boost", "a boost is a signed byte");
+    if (!in(b.start_boost, -128, 127)) bad(at + ".brain.start_boost", "a boost is a signed byte");
+    if (!in(b.last_think_ms, -kBig, kBig)) bad(at + ".brain.last_think_ms", "out of range");
+    if (!in(b.steering.override_count, 0, 0xffff)) bad(at + ".brain.steering.override_count", "a u16 count");
+    if (!in(h.turn_limited, 0, 6) || (h.turn_limited != 0 && h.turn_limited != 4 && h.turn_limited != 6))
+      bad(at + ".turn_limited", "0, 4 or 6");
+    if (h.action != kActNone && h.action != kActWalkStart && h.action != kActRunStart && h.action != kActBoostStart &&
+        h.action != kActStop && h.action != kActTurnOnSpot)
+      bad(at + ".action", "unknown human action " + std::to_string(h.action));
+    if (!in(h.action_updates, 0, kRunStopUpdates)) bad(at + ".action_updates", "out of range");
+    if (!in(h.gait, 0, 5)) bad(at + ".gait", "a gait is 0 to 5");
+    if (!in(h.sectors.time_ms, -kBig, kBig)) bad(at + ".sectors.time_ms", "out of range");
     for (std::size_t q = 0; q < kQueueSize; ++q) {
       const Action& a = h.brain.queue[q];
       const std::string aq = at + ".brain.queue[" + std::to_string(q) + "]";
@@ -287,6 +313,13 @@ void WarriorsModel::set_state(const State& s) {
       if (!slot_ok(a.face)) bad(aq + ".face", "not a human slot");
       if (!slot_ok(a.target) || (a.type == 2 && a.target < 0)) bad(aq + ".target", "not a human slot");
       if (a.gait < 0 || a.gait > 5) bad(aq + ".gait", "a gait is 0 to 5");
+      if (!in(a.corner_count, -128, 127)) bad(aq + ".corner_count", "a signed byte");
+      if (!in(a.straight_count, 0, kStraightCheckEvery)) bad(aq + ".straight_count", "out of range");
+      if (!in(a.stuck_count, 0, kStuckUpdates + 1)) bad(aq + ".stuck_count", "out of range");
+      if (!in(a.updates, 0, kBig) || !in(a.delay_ms, -kBig, kBig)) bad(aq, "a counter out of range");
+      if (!in(a.side, -kMeleeCount, kMeleeCount) || !in(a.radial, -kMeleeCount, kMeleeCount))
+        bad(aq, "MoveMelee's counters are -10 to 10");
+      if (!in(a.saved_boost, -128, 127)) bad(aq + ".saved_boost", "a signed byte");
     }
     for (std::size_t k = 0; k < 8; ++k)
       if (!slot_ok(h.sectors.sector[k].nearest)) bad(at + ".sectors.sector[" + std::to_string(k) + "].nearest", "not a human slot");
@@ -402,6 +435,16 @@ void check_input(const Input& in, const State& st) {
     if (c.kind != CommandKind::Set && !st.humans[c.human].is_ai)
       throw InputError("input", at + ".human", "slot " + std::to_string(c.human) + " has no brain");
     if (c.gait < 0 || c.gait > 5) throw InputError("input", at + ".gait", "a gait is 0 to 5");
+    auto finite = [](float v) { return v - v == 0.0f; };
+    if (!finite(c.point.x) || !finite(c.point.y) || !finite(c.point.z))
+      throw InputError("input", at + ".point", "not a finite point");
+    if (!finite(c.radius) || c.radius < 0.0f) throw InputError("input", at + ".radius", "expected a radius >= 0");
+    if (c.delay_ms < 0) throw InputError("input", at + ".delay_ms", "expected a delay >= 0 ms");
+    if (c.limit_ms < 0) throw InputError("input", at + ".limit_ms", "expected a time limit >= 0 ms");
+    if (!finite(c.near_dist) || !finite(c.far_dist) || c.near_dist < 0.0f || c.far_dist < c.near_dist)
+      throw InputError("input", at + ".near", "expected 0 <= near <= far");
+    if (c.face == static_cast<int32_t>(c.human) || (c.target == static_cast<int32_t>(c.human) && c.kind != CommandKind::Set))
+      throw InputError("input", at + ".target", "a human cannot face or approach himself");
     if (!slot(c.face, true)) throw InputError("input", at + ".face", "not a human's slot");
     if (!slot(c.target, c.kind != CommandKind::MoveToHuman))
       throw InputError("input", at + ".target", "not a human's slot");

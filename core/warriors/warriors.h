@@ -98,6 +98,9 @@ inline constexpr int32_t kMeleeCount = 10;   ///< radial and side counters: +-10
 inline constexpr int32_t kMeleeRadialDone = 6;
 inline constexpr int32_t kSectorMaxAgeMs = 1000;  ///< PickSide's sector record: at most 1 s old
 inline constexpr float kSectorRange = 1.5f;       ///< Sectors_Update lists humans within 1.5 m
+/// Sectors_Reset zeroes +0x44 at Brain_Init, long before a level's clock reaches a scenario's start;
+/// our clock starts at 0 with the scenario, so "long ago" is this (A23).
+inline constexpr int32_t kSectorsNever = -1000000;
 
 // The player's stick (supplement, Human_PlayerLocomotion 0x00240e38).
 inline constexpr float kPadDeadZone = 0.12f, kPadRunThreshold = 0.95f, kPadAccel = 24.0f;
@@ -264,7 +267,7 @@ struct Sector {
 struct Sectors {
   std::array<Sector, 8> sector{};
   float heading = 0;        ///< +0x40: the owner's heading at the last refresh
-  int32_t time_ms = 0;      ///< +0x44: the time of the last refresh (Sectors_Reset at Brain_Init: 0)
+  int32_t time_ms = kSectorsNever;  ///< +0x44: the time of the last refresh (A23: long before the scenario)
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"sector"}, s.sector);
@@ -712,8 +715,10 @@ class WarriorsModel {
   bool queue_action(int32_t slot, const Action& a);
   /// The human is busy (a turn on the spot plays).
   bool busy(const Human& h) const { return h.action == kActTurnOnSpot; }
-  /// 0x00223b70: the human is at his aim: within the brain's radius of +0x90 in plan.
-  bool at_aim(const Human& h) const;
+  /// 0x00223b70: the human is at the move's destination, within its radius in plan (A9).
+  bool at_destination(const Human& h, const Action& a) const;
+  /// Brain_CheckMoveArrival (0x0023f9d0): sets +0x11d at the aim (run after each AI's move).
+  void check_move_arrival(int32_t slot);
 
   /// MoveAction Start (0x002fc420): 0 running, 2 done.
   int32_t move_start(int32_t slot, Action& a);

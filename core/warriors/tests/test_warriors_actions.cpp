@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "lockstep/core/angle.h"
+#include "lockstep/core/hash.h"
 #include "warriors_test_util.h"
 
 using namespace wtest;
@@ -632,8 +633,8 @@ TEST_CASE("move Update step 9: an update asking speed 0 resets the stuck count",
 
 // ============================================================ arrival and what follows
 
-TEST_CASE("move Update step 1, A9: the move ends within its radius and sets the arrival flag +0x11d, the next Start "
-          "clears it",
+TEST_CASE("move Update step 1, A9: the move ends within its radius, the arrival flag +0x11d is set, the next move's "
+          "Update clears it",
           "[warriors][move]") {
   WarriorsModel m = one_ai();
   const Vec3 p = Vec3{0.3f, 6, 0};
@@ -1097,19 +1098,20 @@ TEST_CASE("Neighbour sectors, Brain_GetSectors: the record is rebuilt when now >
   CHECK(m.sectors_of(0, 1000).time_ms == 6000);
 }
 
-TEST_CASE("Neighbour sectors: Sectors_Reset at Brain_Init zeroes the time, so the first rebuild waits for 1000 ms",
+TEST_CASE("Neighbour sectors: Sectors_Reset's zero time is long before the scenario, so the first call rebuilds",
           "[warriors][melee]") {
   // "Sectors_Reset (0x0029e2b0, also called from Brain_Init) zeroes the heading and time"; the record is
-  // rebuilt when now >= +0x44 + maxAge. The brains are made at time 0.
+  // rebuilt when now >= +0x44 + maxAge. The game's clock is far past 1 s when a level's brains exist, so
+  // the first call always rebuilds (A23); our clock starts at 0 with the scenario.
   WarriorsModel m = scene({human_json("o", Vec3{0, 0, 0}, 0), human_json("a", Vec3{1, 0, 0}, 0)});
+  CHECK(m.state().humans[0].sectors.time_ms < -1000);
   m.mutable_state().clock.now_ms = 500;
-  CHECK(m.sectors_of(0, 1000).time_ms == 0);
-  CHECK(m.sectors_of(0, 1000).sector[2].count == 0);
-
+  CHECK(m.sectors_of(0, 1000).time_ms == 500);
+  CHECK(m.sectors_of(0, 1000).sector[2].count == 1);
+  m.mutable_state().clock.now_ms = 0;
   WarriorsModel k = scene({human_json("o", Vec3{0, 0, 0}, 0), human_json("a", Vec3{1, 0, 0}, 0)});
-  k.mutable_state().clock.now_ms = 1000;
-  CHECK(k.sectors_of(0, 1000).time_ms == 1000);
-  CHECK(k.sectors_of(0, 1000).sector[2].count == 1);
+  CHECK(k.sectors_of(0, 500).time_ms == 0);  // at time 0 too
+  CHECK(k.sectors_of(0, 500).sector[2].count == 1);
 }
 
 namespace {
@@ -1256,4 +1258,120 @@ TEST_CASE("turn on the spot, A4 and supplement: a move_to 164 degrees off turns 
   m.step(m.scripted_input());  // then he walks off at once
   CHECK(h.speed == Approx(kWalkV).margin(1e-6));
   CHECK(brain(m, 0).move_speed == Approx(kWalkV).margin(1e-6));
+}
+
+// ============================================================ review fixes: the rules they pin
+
+TEST_CASE("The corner speed: the counter +0x4c counts down on every update, a signed byte, the face branch too",
+          "[warriors][move]") {
+  // "recomputed when the counter +0x4c, which counts down each update, runs past 0".
+  WarriorsModel m = scene({human_json("a", Vec3{0, 0, 0}, 0), human_json("b", Vec3{5, 5, 0}, 0)});
+  step_with(m, move_to(0, Vec3{0.5f, 30, 0}, 2, 0.5f, 0, 1));  // facing human 1: no corner speed is taken
+  Action& a = brain(m, 0).queue[0];
+  const int32_t c0 = a.corner_count;
+  m.step(m.scripted_input());
+  CHECK(a.corner_count == c0 - 1);
+  a.corner_count = -128;
+  m.step(m.scripted_input());
+  CHECK(a.corner_count == 127);  // a byte: -128 - 1 wraps
+}
+
+TEST_CASE("move Start: a new move starts with +0x284 at 0, so a later failure is reported for itself",
+          "[warriors][move]") {
+  WarriorsModel m = one_ai();
+  brain(m, 0).fail_reason = kFailStuck;  // left by an earlier move
+  step_with(m, move_to(0, Vec3{0.5f, 10, 0}, 2, 0.5f));
+  CHECK(brain(m, 0).fail_reason == kFailNone);
+}
+
+TEST_CASE("move Update step 8: standing is Human_GaitForSpeed's gait 0, so below the walk speed and 40 degrees off he "
+          "turns on the spot",
+          "[warriors][move]") {
+  // "Human_GaitForSpeed ... The move action and the steering use it to tell standing from moving."
+  WarriorsModel m = one_ai();
+  human(m, 0).speed = 1.5f;  // below the walk's 1.629: gait 0
+  step_with(m, move_to(0, at_bearing(Vec3{0, 0, 0}, 40.0, 10.0), 2, 0.5f));
+  CHECK(brain(m, 0).move_speed == 0.0f);
+  WarriorsModel k = one_ai();
+  human(k, 0).speed = kWalkV;  // the walk: moving, so the corner speed (capped by the walk)
+  step_with(k, move_to(0, at_bearing(Vec3{0, 0, 0}, 40.0, 10.0), 2, 0.5f));
+  CHECK(brain(k, 0).move_speed == kWalkV);
+}
+
+TEST_CASE("Speed control step 6: a far-away human moves along +0x110 even while strafing, and a far-away Diego stops "
+          "without a clip",
+          "[warriors][control]") {
+  WarriorsModel m = one_ai();
+  Human& h = human(m, 0);
+  h.detail = 2;
+  h.brain.strafe = 1;
+  h.brain.aim = Vec3{10, 0, 0};  // east
+  h.brain.move_heading = 0.0f;   // north
+  h.brain.move_speed = kWalkV;
+  m.control(0);
+  CHECK(h.position.x == 0.0f);
+  CHECK(h.position.y == Approx(kWalkV / 30.0).epsilon(1e-6));
+
+  WarriorsModel d = wtest::make(Json::parse(
+      R"({"classes":[{"name":"diego","id":119}],"humans":[{"name":"d","class":"diego","position":[0,0,0],"detail":2}]})"));
+  Human& g = human(d, 0);
+  g.speed = kRunV;
+  g.brain.move_speed = 0.0f;
+  d.control(0);
+  CHECK(g.speed == 0.0f);
+  CHECK(g.action == kActNone);
+  CHECK(g.clip != kClipRunStop);
+}
+
+TEST_CASE("MoveMelee step 2: the turn boost +0x0b is a byte, 127 + 1 wraps to -128 (A20)", "[warriors][melee]") {
+  WarriorsModel m = scene({human_json("m", Vec3{0, 0, 0}, 0), human_json("t", Vec3{0, 1.8f, 0}, 180)});
+  brain(m, 0).turn_boost = 127;
+  step_with(m, melee(0, 1, 0.5f, 1.0f));  // 1.8 m: beyond far, within the 2 m far melee range
+  CHECK(brain(m, 0).turn_boost == -128);
+}
+
+TEST_CASE("Human_GaitForSpeed: with no anim record every speed is 0, so any speed reads as the sprint",
+          "[warriors][gaits]") {
+  ClassSpec c;
+  c.anim_record = false;
+  CHECK(gait_for_speed(c, 0.0f) == kSprint);
+  CHECK(gait_for_speed(c, 3.0f) == kSprint);
+}
+
+TEST_CASE("Inputs with non-finite or impossible values are refused before anything changes", "[warriors][scenario]") {
+  WarriorsModel m = scene({human_json("a", Vec3{0, 0, 0}, 0), human_json("b", Vec3{3, 0, 0}, 0)});
+  const auto before = hash_state(m.state());
+  auto refused = [&](Command c, const char* where) {
+    Input in;
+    in.commands.push_back(c);
+    CHECK_THROWS_WITH(m.step(in), Catch::Contains(where));
+  };
+  Command nan_point = move_to(0, Vec3{std::nanf(""), 0, 0}, 2, 0.5f);
+  refused(nan_point, "commands[0].point");
+  refused(move_to(0, Vec3{1, 1, 0}, 2, -1.0f), "commands[0].radius");
+  refused(move_to(0, Vec3{1, 1, 0}, 2, 0.5f, -5), "commands[0].delay_ms");
+  refused(melee(0, 0, 1.0f, 2.0f), "commands[0].target");  // himself
+  refused(melee(0, 1, 3.0f, 2.0f), "commands[0].near");    // near > far
+  CHECK(hash_state(m.state()) == before);
+}
+
+TEST_CASE("MoveMelee Start: a huge time limit saturates instead of overflowing", "[warriors][melee]") {
+  WarriorsModel m = scene({human_json("m", Vec3{0, 0, 0}, 0), human_json("t", Vec3{0, 5, 0}, 180)});
+  step_with(m, melee(0, 1, 1.0f, 2.0f, 2147483647));
+  REQUIRE(brain(m, 0).queue_count == 1);
+  CHECK(brain(m, 0).queue[0].limit_ms == 2147483647);
+  CHECK(brain(m, 0).move_speed > 0.0f);  // closing in, not ended at once
+}
+
+TEST_CASE("A restored state with a non-finite float or an out-of-range byte is refused", "[warriors][scenario]") {
+  WarriorsModel m = one_ai();
+  State s = m.state();
+  s.humans[0].heading = std::nanf("");
+  CHECK_THROWS_WITH(m.set_state(s), Catch::Contains("humans[0].heading") && Catch::Contains("finite"));
+  s = m.state();
+  s.humans[0].brain.turn_boost = 300;
+  CHECK_THROWS_WITH(m.set_state(s), Catch::Contains("humans[0].brain.turn_boost"));
+  s = m.state();
+  s.humans[0].brain.steering.override_count = -1;
+  CHECK_THROWS_WITH(m.set_state(s), Catch::Contains("override_count"));
 }

@@ -148,7 +148,9 @@ TEST_CASE("seed 000 speed control step 2: wounded wants the walk speed 1.629 abo
       CHECK(h.speed == kWalkV);  // never accelerates past the walk
     }
   }
-  SECTION("walking, asked for 0.1 m/s: w = 0, he slows to rest") {
+  // "wounded and v* > 0.1 -> the walk speed; in the fight stance and v* > 0.1 -> the stance walk, else 0;
+  // otherwise v*": the "else 0" is the stance's, so a wounded human asked for 0.1 m/s or less wants v*.
+  SECTION("walking, asked for 0.1 m/s: w = v* = 0.1, he slows to it") {
     WarriorsModel m = ai();
     Human& h = human(m, 0);
     h.wounded = 1;
@@ -157,18 +159,28 @@ TEST_CASE("seed 000 speed control step 2: wounded wants the walk speed 1.629 abo
     m.control(0);
     CHECK(h.speed == Approx(kWalkV - kBrakeStep).margin(1e-5));
     m.control(0);
-    CHECK(h.speed == 0.0f);
+    CHECK(h.speed == 0.1f);
   }
-  SECTION("at rest, asked for 0.1 m/s: stays at rest; 0.11 m/s: walks") {
+  SECTION("at rest, asked for 0.1 m/s: starts at 0.1; 0.11 m/s: the walk") {
     WarriorsModel m = ai();
     Human& h = human(m, 0);
     h.wounded = 1;
     ask(h, 0.1f);
     m.control(0);
-    CHECK(h.speed == 0.0f);
+    CHECK(h.speed == 0.1f);  // min(w, 2)
+    h.speed = 0.0f;
     ask(h, 0.11f);
     m.control(0);
     CHECK(h.speed == kWalkV);
+  }
+  SECTION("wounded in the fight stance, asked for 0.1 m/s: the stance's else 0") {
+    WarriorsModel m = ai();
+    Human& h = human(m, 0);
+    h.wounded = 1;
+    h.fight_stance = 1;
+    ask(h, 0.1f);
+    m.control(0);
+    CHECK(h.speed == 0.0f);
   }
 }
 
