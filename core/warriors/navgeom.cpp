@@ -1,0 +1,2 @@
+// Implementation in progress (issue 6).
+#include "warriors/navgeom.h"
