@@ -67,7 +67,7 @@ void WarriorsModel::clear_actions(int32_t slot) {
       // none of the move fields.
       a.abort = 1;
       b.steering.avoiding = -1;
-      b.route = -1;
+      release_route(slot);  // 0x0029aa20
     } else if (a.type == 2) {
       // MoveMelee Abort (0x002fd068): a "no stance" human turns to face the human (at once, A27);
       // the boost restored.
@@ -107,7 +107,10 @@ void WarriorsModel::think(int32_t slot) {
     r = a.type == 1 ? move_start(slot, a) : melee_start(slot, a);
   }
   if (r == 0) r = a.type == 1 ? move_update(slot, a) : melee_update(slot, a);
-  if (r != 0) pop_action(slot);
+  if (r != 0) {
+    if (a.type == 1) release_route(slot);  // N4: an ended move gives its route back to the pool
+    pop_action(slot);
+  }
 }
 
 // ------------------------------------------------------------ the move action
@@ -131,12 +134,9 @@ int32_t WarriorsModel::move_start(int32_t slot, Action& a) {
   b.steering.slow_decisions = h.index & 0xff;
   b.aim = a.point;
   b.aim_radius = a.radius;
-  // The route request (part 2): on the open floor the walkable line always passes, so no route is
-  // needed and the action steers straight; the destination's area (Nav_FindArea) always exists.
-  if (!point_has_area(a.point)) {
-    b.fail_reason = kFailNoRoute;
-    return 2;
-  }
+  // The route request (0x0029a8c0): none needed -> straight at the point; none possible -> done.
+  // (On part 1's open floor the line always passes and every point has an area.)
+  if (route_request(slot, a.point) == 2) return 2;
   a.stuck_point = h.position;
   a.stuck_count = 0;
   a.corner_count = 0;
@@ -156,14 +156,38 @@ int32_t WarriorsModel::move_update(int32_t slot, Action& a) {
     return 2;
   }
   if (busy(h)) return 0;
-  // 0x002fc674: the arrival flag +0x11d is cleared; with a route it moves the route on (part 2),
-  // with a steering detour it ends the detour (part 3); a straight move has neither.
-  if (b.arrived) b.arrived = 0;
+  // 0x002fc674: the arrival flag +0x11d is cleared; with a route it moves the route on (0x0029aa78
+  // sets "move on now"), with a steering detour it ends the detour (part 3).
+  if (b.arrived) {
+    b.arrived = 0;
+    if (b.route.route >= 0) b.route.move_on = 1;
+  }
   ++a.updates;
-  // 2./3. Routes (part 2): none on the open floor. 4. Dynamic obstacles: none in part 1.
-  Vec3 aim = a.point;  // no route: the destination
+  // 2. Every 30 updates (offset by the human's index), with a route: the final point in sight ->
+  //    the route dropped, straight on.
+  if (b.route.route >= 0 && (a.updates + h.index) % kRouteCheckEvery == 0 && can_walk_straight(slot, a.point))
+    release_route(slot);
   // The speed this update: the steering override while its count is non-zero, else +0x40.
   float speed = b.steering.override_count != 0 ? b.steering.override_speed : a.speed;
+  // 3. With a route: done within the radius; aim at the route's current waypoint (Route_Follow).
+  //    Any result but 1 ends the update there and is the action's result.
+  Vec3 aim = a.point;
+  if (b.route.route >= 0) {
+    if (at_destination(h, a)) {
+      ++counters_.move_done_arrived;
+      return 2;
+    }
+    const int32_t r = route_follow(slot);
+    if (r != 1) {
+      if (r == 2) ++counters_.move_done_route;
+      return r;
+    }
+    if (b.route.route >= 0) {
+      const Route& rt = state_.nav.routes[static_cast<std::size_t>(b.route.route)];
+      aim = level().nodes[rt.nodes[static_cast<std::size_t>(b.route.index)]].position;
+    }
+  }
+  // 4. Dynamic obstacles (0x00414188): none in this port (no such records).
   // 5. Every 31 updates the aim must still pass Human_CanWalkStraightTo.
   if (++a.straight_count >= kStraightCheckEvery) {
     a.straight_count = 0;
@@ -197,7 +221,7 @@ int32_t WarriorsModel::move_update(int32_t slot, Action& a) {
     b.move_heading = (dx != 0.0f || dy != 0.0f) ? angle::heading_of(dx, dy) : h.heading;
   }
   b.aim = aim;
-  b.aim_radius = steered ? kSteerRadius : a.radius;
+  b.aim_radius = steered ? kSteerRadius : (b.route.route >= 0 ? b.route.radius : a.radius);
   b.strafe = a.face >= 0 ? 1 : 0;  // A12: facing an object, the walk goes to the aim
   // 8. The speed. The counter +0x4c counts down each update (a signed byte).
   a.corner_count = static_cast<int8_t>(a.corner_count - 1);
@@ -241,14 +265,36 @@ int32_t WarriorsModel::move_update(int32_t slot, Action& a) {
   return 0;
 }
 
-MovePoints WarriorsModel::collect_points(int32_t slot, const Action& a, Vec3 aim) const {
+MovePoints WarriorsModel::collect_points(int32_t slot, const Action& a, Vec3 aim) {
   // MoveAction_CollectPoints (0x002fbd18), at most 3: the human's position; the steering's detour
   // point when one runs (part 3); the route's waypoints (part 2); then the destination when there is room.
   (void)aim;
   const Human& h = state_.humans[static_cast<std::size_t>(slot)];
   MovePoints pts;
   pts.p[static_cast<std::size_t>(pts.n++)] = h.position;
-  if (pts.n < 3) pts.p[static_cast<std::size_t>(pts.n++)] = a.point;
+  // The route's waypoints from the current one, claiming each: a waypoint entered by a kind-4 or
+  // 0x80 link stops the list before it; one entered by a link whose flags are exactly 0x10 or 0x40
+  // is the last one listed.
+  const RouteState& rs = h.brain.route;
+  bool last = false;
+  if (rs.route >= 0) {
+    const Route& r = state_.nav.routes[static_cast<std::size_t>(rs.route)];
+    for (int32_t i = rs.index; i < r.count && pts.n < 3; ++i) {
+      const uint16_t in = leg_flags(rs.route, i);
+      if (in & (kLinkJump | kLinkLedge)) {
+        last = true;  // the list stops before it
+        break;
+      }
+      const uint16_t node = r.nodes[static_cast<std::size_t>(i)];
+      claim_waypoint(slot, node);
+      pts.p[static_cast<std::size_t>(pts.n++)] = level().nodes[node].position;
+      if (in == kLinkDoor || in == kLinkCharge) {
+        last = true;  // the last one listed
+        break;
+      }
+    }
+  }
+  if (pts.n < 3 && !last) pts.p[static_cast<std::size_t>(pts.n++)] = a.point;
   return pts;
 }
 

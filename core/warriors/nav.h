@@ -64,15 +64,14 @@ struct NavArea {
   std::vector<NavPolygon> polygons;  ///< [0] the outline, then the holes (the list from polygon +0x20)
   uint16_t area_byte = 0;            ///< first path +0x4a: the collision triangles' area byte that finds it
   int16_t graph = 0;                 ///< first path s16 +0x02: non-zero when the area is on the route graph
-  int32_t first_node = 0;            ///< A record: the area's route nodes (first index, count)
+  /// A record, derived at load from the nodes (grouped by area): the area's route nodes.
+  int32_t first_node = 0;
   int32_t node_count = 0;
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"polygons"}, s.polygons);
     v(FieldInfo{"area_byte", 0x4a}, s.area_byte);
     v(FieldInfo{"graph", 0x02}, s.graph);
-    v(FieldInfo{"first_node"}, s.first_node);
-    v(FieldInfo{"node_count"}, s.node_count);
   }
 };
 
@@ -242,8 +241,12 @@ struct NavState {
   std::vector<uint16_t> polygon_flags;          ///< +0x48 of every polygon (flat), live
   std::vector<uint8_t> link_marks;              ///< per link (flat): hazard spheres marking it avoided
   std::vector<uint8_t> node_use;                ///< C +0x1f: routes through each node
+  /// The C records' search fields, kept between searches as the original keeps them (only the
+  /// parents are reset by a search; its closed nodes' g are zeroed at its end; N10).
+  std::vector<uint16_t> node_f, node_g, node_h, node_parent;
   std::array<Route, kRoutePool> routes{};
   std::array<Claim, kClaimSlots> claims{};
+  std::vector<uint8_t> door_open;               ///< per level door: opened (its hole has flag 8)
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"hazard_count"}, s.hazard_count);
@@ -251,9 +254,23 @@ struct NavState {
     v(FieldInfo{"polygon_flags", 0x48}, s.polygon_flags);
     v(FieldInfo{"link_marks"}, s.link_marks);
     v(FieldInfo{"node_use", 0x1f}, s.node_use);
+    v(FieldInfo{"node_f", 0x16}, s.node_f);
+    v(FieldInfo{"node_g", 0x18}, s.node_g);
+    v(FieldInfo{"node_h"}, s.node_h);
+    v(FieldInfo{"node_parent", 0x1c}, s.node_parent);
     v(FieldInfo{"routes"}, s.routes);
     v(FieldInfo{"claims"}, s.claims);
+    v(FieldInfo{"door_open"}, s.door_open);
   }
+  /// The state a level starts with: its polygons' flags, no marks, no routes, no claims, its doors
+  /// as the level says, its hazard spheres added.
+  static NavState initial(const Level& level);
 };
+
+/// Open or close door `door` (an index into the level's doors): flag 8 on its hole, set or cleared.
+void set_door(const Level& level, NavState& state, int32_t door, bool open);
+/// A D record's bit 31 as it stands: the file's avoid bit, which an opened door clears for the
+/// records carrying its number (docs/spec-notes.md, part 2).
+bool link_file_avoid(const Level& level, const NavState& state, const NavLink& link);
 
 }  // namespace lockstep::warriors

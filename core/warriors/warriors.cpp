@@ -6,6 +6,7 @@
 #include "lockstep/core/angle.h"
 #include "lockstep/core/diff.h"
 #include "lockstep/core/error.h"
+#include "warriors/navgeom.h"
 
 namespace lockstep::warriors {
 
@@ -107,6 +108,16 @@ std::vector<ClassSpec> class_table(const Scenario& sc) {
 
 Command to_command(const Scenario& sc, const ScriptSpec& s, const JsonReader& r, const std::string& at) {
   Command c;
+  if (s.command == "open_door" || s.command == "close_door") {
+    c.kind = CommandKind::Door;
+    c.field = s.command == "open_door" ? 1 : 0;
+    c.value = s.value;
+    if (std::none_of(sc.level.doors.begin(), sc.level.doors.end(),
+                     [&](const NavDoor& d) { return d.number == static_cast<uint32_t>(s.value); }))
+      r.fail(at + ".value", "no door number " + std::to_string(s.value) + " in the level");
+    c.human = 0;
+    return c;
+  }
   const int32_t who = slot_by_name(sc, s.human);
   std::string names;
   for (const auto& h : sc.humans) names += (names.empty() ? "" : ", ") + h.name;
@@ -180,9 +191,70 @@ Command to_command(const Scenario& sc, const ScriptSpec& s, const JsonReader& r,
       c.point = point();
     }
   } else {
-    r.fail(at + ".command", "unknown command \"" + s.command + "\" (one of: move_to, move_to_human, stop, set, goal)");
+    r.fail(at + ".command", "unknown command \"" + s.command + "\" (one of: move_to, move_to_human, stop, set, goal, open_door, close_door)");
   }
   return c;
+}
+
+}  // namespace
+
+namespace {
+
+bool finite3(Vec3 v) { return v.x - v.x == 0.0f && v.y - v.y == 0.0f && v.z - v.z == 0.0f; }
+
+/// Validate the level (errors by JSON path) and derive its A records, boxes and link numbering.
+void check_level(Level& lv, const JsonReader& r) {
+  const std::string at = "$.level";
+  if (lv.nodes.size() >= kNoNode) r.fail(at + ".nodes", "at most 65534 nodes (u16 indices)");
+  for (std::size_t a = 0; a < lv.areas.size(); ++a) {
+    const NavArea& ar = lv.areas[a];
+    const std::string aa = at + ".areas[" + std::to_string(a) + "]";
+    if (ar.polygons.empty()) r.fail(aa + ".polygons", "an area needs its outline (polygons[0])");
+    for (std::size_t p = 0; p < ar.polygons.size(); ++p) {
+      const NavPolygon& pg = ar.polygons[p];
+      const std::string pp = aa + ".polygons[" + std::to_string(p) + "]";
+      if (pg.points.size() < 3) r.fail(pp + ".points", "a polygon needs at least 3 points");
+      if (pg.points.size() > 0xffff) r.fail(pp + ".points", "too many points");
+      if (pg.slabs.size() > 16) r.fail(pp + ".slabs", "at most 16 slabs per polygon");
+      for (std::size_t k = 0; k < pg.slabs.size(); ++k)
+        for (std::size_t e = 0; e < pg.slabs[k].size(); ++e)
+          if (pg.slabs[k][e] >= pg.points.size())
+            r.fail(pp + ".slabs[" + std::to_string(k) + "][" + std::to_string(e) + "]",
+                   "no edge " + std::to_string(pg.slabs[k][e]) + " (the polygon has " + std::to_string(pg.points.size()) + ")");
+    }
+  }
+  // Nodes are grouped by area, in area order (the A records are runs of them; Level::derive).
+  int32_t last_area = -1;
+  for (std::size_t n = 0; n < lv.nodes.size(); ++n) {
+    const NavNode& nd = lv.nodes[n];
+    const std::string nn = at + ".nodes[" + std::to_string(n) + "]";
+    if (nd.area < 0 || static_cast<std::size_t>(nd.area) >= lv.areas.size())
+      r.fail(nn + ".area", "no area " + std::to_string(nd.area) + " (the level has " + std::to_string(lv.areas.size()) + ")");
+    if (nd.area < last_area) r.fail(nn + ".area", "nodes must be grouped by area in area order (an area's nodes are one run)");
+    last_area = nd.area;
+    if (nd.pair != kNoNode && nd.pair >= lv.nodes.size()) r.fail(nn + ".pair", "no node " + std::to_string(nd.pair));
+    if (!finite3(nd.position)) r.fail(nn + ".position", "not a finite point");
+    for (std::size_t k = 0; k < nd.links.size(); ++k) {
+      const NavLink& l = nd.links[k];
+      const std::string ll = nn + ".links[" + std::to_string(k) + "]";
+      if (l.from >= lv.nodes.size()) r.fail(ll + ".from", "no node " + std::to_string(l.from));
+      if (l.from == n) r.fail(ll + ".from", "a link from the node to itself");
+      if (l.kind == 0) r.fail(ll + ".kind", "a link needs its kind (1, 2, 4, 8, 0x10, 0x40, 0x80)");
+      if (l.door > 0x1fff) r.fail(ll + ".door", "a door number has 13 bits (0 to 8191)");
+    }
+  }
+  for (std::size_t d = 0; d < lv.doors.size(); ++d) {
+    const NavDoor& dr = lv.doors[d];
+    const std::string dd = at + ".doors[" + std::to_string(d) + "]";
+    if (dr.area < 0 || static_cast<std::size_t>(dr.area) >= lv.areas.size()) r.fail(dd + ".area", "no such area");
+    if (dr.hole < 1 || static_cast<std::size_t>(dr.hole) >= lv.areas[static_cast<std::size_t>(dr.area)].polygons.size())
+      r.fail(dd + ".hole", "a door's hole is one of the area's holes (polygon 1 or above)");
+    if (dr.number == 0 || dr.number > 0x1fff) r.fail(dd + ".number", "a door number is 1 to 8191");
+  }
+  if (lv.hazards.size() > kHazardSlots) r.fail(at + ".hazards", "at most 64 hazard spheres");
+  for (std::size_t h = 0; h < lv.hazards.size(); ++h)
+    if (!(lv.hazards[h].radius > 0.0f)) r.fail(at + ".hazards[" + std::to_string(h) + "].radius", "expected a radius > 0");
+  lv.derive();
 }
 
 }  // namespace
@@ -191,6 +263,7 @@ Scenario WarriorsModel::load_scenario(const Json& j, const JsonReader& r) {
   Scenario sc;
   r.read(j, sc, "$");
   if (sc.model != "warriors") r.fail("$.model", "expected \"warriors\", got \"" + sc.model + "\"");
+  check_level(sc.level, r);
   if (sc.humans.size() > kSlots)
     r.fail("$.humans", "at most " + std::to_string(kSlots) + " humans (the position table's slots), got " +
                            std::to_string(sc.humans.size()));
@@ -236,6 +309,9 @@ Scenario WarriorsModel::load_scenario(const Json& j, const JsonReader& r) {
 
 WarriorsModel::WarriorsModel(Scenario scenario) : scenario_(std::move(scenario)) {
   classes_ = class_table(scenario_);
+  scenario_.level.derive();  // (a scenario made in code may skip the loader)
+  state_.nav = NavState::initial(scenario_.level);
+  for (const auto& hz : scenario_.level.hazards) add_hazard(scenario_.level, state_.nav, hz.centre, hz.radius, hz.word);
   state_.rng.goals = RngStream(scenario_.seed, "warriors.goals");
   for (std::size_t i = 0; i < scenario_.humans.size(); ++i) {
     const HumanSpec& s = scenario_.humans[i];
@@ -283,6 +359,47 @@ void WarriorsModel::set_state(const State& s) {
     }
   }
   if (!in(s.clock.now_ms, 0, kBig)) bad("clock.now_ms", "out of range");
+  // The navigation state must fit this scenario's level.
+  {
+    const Level& lv = scenario_.level;
+    const NavState& n = s.nav;
+    auto sized = [&](std::size_t have, std::size_t want, const char* what) {
+      if (have != want)
+        bad(std::string("nav.") + what, std::to_string(have) + " entries, the level has " + std::to_string(want));
+    };
+    sized(n.polygon_flags.size(), lv.polygon_count(), "polygon_flags");
+    sized(n.link_marks.size(), lv.link_count(), "link_marks");
+    sized(n.node_use.size(), lv.nodes.size(), "node_use");
+    sized(n.node_f.size(), lv.nodes.size(), "node_f");
+    sized(n.node_g.size(), lv.nodes.size(), "node_g");
+    sized(n.node_h.size(), lv.nodes.size(), "node_h");
+    sized(n.node_parent.size(), lv.nodes.size(), "node_parent");
+    sized(n.door_open.size(), lv.doors.size(), "door_open");
+    if (!in(n.hazard_count, 0, kHazardSlots)) bad("nav.hazard_count", "0 to 64");
+    for (std::size_t r = 0; r < kRoutePool; ++r) {
+      const Route& rt = n.routes[r];
+      const std::string at = "nav.routes[" + std::to_string(r) + "]";
+      if (!in(rt.count, 0, kRouteMaxNodes)) bad(at + ".count", "0 to 128");
+      for (int32_t k = 0; k < rt.count; ++k)
+        if (rt.nodes[static_cast<std::size_t>(k)] >= lv.nodes.size()) bad(at + ".nodes", "a node the level lacks");
+    }
+    for (std::size_t c = 0; c < kClaimSlots; ++c) {
+      const Claim& cl = n.claims[c];
+      if (!in(cl.node, -1, static_cast<int64_t>(lv.nodes.size()) - 1) || !slot_ok(cl.human) || ((cl.node < 0) != (cl.human < 0)))
+        bad("nav.claims[" + std::to_string(c) + "]", "not a node and a human");
+    }
+    for (std::size_t i = 0; i < kSlots; ++i) {
+      const RouteState& rs = s.humans[i].brain.route;
+      const std::string at = "humans[" + std::to_string(i) + "].brain.route";
+      if (!in(rs.route, -1, kRoutePool - 1) || (rs.route >= 0 && !n.routes[static_cast<std::size_t>(rs.route)].in_use))
+        bad(at + ".route", "not a route in use");
+      if (rs.route >= 0 && !in(rs.index, 0, n.routes[static_cast<std::size_t>(rs.route)].count - 1))
+        bad(at + ".index", "past the route's waypoints");
+      if (!in(rs.mask, 0, 0xffff)) bad(at + ".mask", "a u16 mask");
+      if (!in(rs.skip, 0, 6)) bad(at + ".skip", "0 to 6");
+      if (!in(s.humans[i].nav_area, -1, static_cast<int64_t>(lv.areas.size()) - 1)) bad("humans[" + std::to_string(i) + "].nav_area", "no such area");
+    }
+  }
   for (std::size_t i = 0; i < kSlots; ++i) {
     const Human& h = s.humans[i];
     const std::string at = "humans[" + std::to_string(i) + "]";
@@ -386,6 +503,7 @@ void WarriorsModel::apply_command(const Command& c) {
       break;
     }
     case CommandKind::Stop: clear_actions(who); break;
+    case CommandKind::Door: set_door_open(static_cast<uint32_t>(c.value), c.field != 0); break;
     case CommandKind::Set: {
       const int32_t v = c.value;
       switch (static_cast<SetField>(c.field)) {
@@ -428,10 +546,11 @@ void check_input(const Input& in, const State& st) {
   for (std::size_t i = 0; i < in.commands.size(); ++i) {
     const Command& c = in.commands[i];
     const std::string at = "commands[" + std::to_string(i) + "]";
+    if (c.kind == CommandKind::Door) continue;  // any door number: one the level lacks does nothing
     if (c.human >= kSlots || !st.humans[c.human].in_use)
       throw InputError("input", at + ".human", "slot " + std::to_string(c.human) + " holds no human");
     const int32_t k = static_cast<int32_t>(c.kind);
-    if (k < 1 || k > 5) throw InputError("input", at + ".kind", "unknown command kind " + std::to_string(k));
+    if (k < 1 || k > 6) throw InputError("input", at + ".kind", "unknown command kind " + std::to_string(k));
     if (c.kind != CommandKind::Set && !st.humans[c.human].is_ai)
       throw InputError("input", at + ".human", "slot " + std::to_string(c.human) + " has no brain");
     if (c.gait < 0 || c.gait > 5) throw InputError("input", at + ".gait", "a gait is 0 to 5");

@@ -35,6 +35,8 @@
 #include "lockstep/core/reflect.h"
 #include "lockstep/core/rng.h"
 #include "lockstep/core/vec.h"
+#include "warriors/nav.h"
+#include "warriors/route.h"
 
 namespace lockstep::warriors {
 
@@ -208,6 +210,33 @@ struct Steering {
   }
 };
 
+/// The route state at brain +0xe0 (seed 000, "Following a route").
+struct RouteState {
+  int32_t route = -1;        ///< +0x04: the route's pool slot, -1 none
+  float radius = 0;          ///< +0x08: the waypoint radius
+  int32_t state = 0;         ///< +0x0c: 1 jumping, 2 dropping, 3 climbing, 4 climbing a 0x80 ledge, 5 finished
+  int32_t index = 0;         ///< +0x10 (s8): the waypoint index
+  int32_t move_on = 0;       ///< +0x11: "move on now"
+  int32_t leg_new = 0;       ///< +0x12: "the leg is new"
+  int32_t climb_fails = 0;   ///< +0x13: the climb's failed tries
+  int32_t mask = kMaskAll;   ///< +0x14 (u16): the edge mask, 0xff for every human
+  int32_t held = 0;          ///< +0x16: held at the node
+  int32_t skip = 0;          ///< +0x17: the skip counter
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"route", 0x04}, s.route);
+    v(FieldInfo{"radius", 0x08}, s.radius);
+    v(FieldInfo{"state", 0x0c}, s.state);
+    v(FieldInfo{"index", 0x10}, s.index);
+    v(FieldInfo{"move_on", 0x11}, s.move_on);
+    v(FieldInfo{"leg_new", 0x12}, s.leg_new);
+    v(FieldInfo{"climb_fails", 0x13}, s.climb_fails);
+    v(FieldInfo{"mask", 0x14}, s.mask);
+    v(FieldInfo{"held", 0x16}, s.held);
+    v(FieldInfo{"skip", 0x17}, s.skip);
+  }
+};
+
 /// A brain (one per AI human).
 struct Brain {
   Vec3 aim;                    ///< +0x90: the point aimed at
@@ -221,7 +250,7 @@ struct Brain {
   int32_t start_boost = 0;     ///< +0x0c (s8)
   int32_t strafe = 0;          ///< +0x11c
   int32_t arrived = 0;         ///< +0x11d: the arrival flag
-  int32_t route = -1;          ///< route state +0x04 (brain +0xe4): none in part 1
+  RouteState route;            ///< +0xe0
   Steering steering;           ///< +0xa0
   int32_t queue_count = 0;
   std::array<Action, kQueueSize> queue{};
@@ -239,7 +268,7 @@ struct Brain {
     v(FieldInfo{"start_boost", 0x0c}, s.start_boost);
     v(FieldInfo{"strafe", 0x11c}, s.strafe);
     v(FieldInfo{"arrived", 0x11d}, s.arrived);
-    v(FieldInfo{"route", 0xe4}, s.route);
+    v(FieldInfo{"route", 0xe0}, s.route);
     v(FieldInfo{"steering", 0xa0}, s.steering);
     v(FieldInfo{"queue_count"}, s.queue_count);
     v(FieldInfo{"queue"}, s.queue);
@@ -307,6 +336,8 @@ struct Human {
   int32_t reacting = 0;      ///< in a standing reaction (MoveMelee step 1)
   int32_t down = 0;          ///< not up (knocked down, dead)
   int32_t side_flag = 0;     ///< the human flag 0x10000 (PickSide's choice when both sides are free)
+  int32_t nav_area = -1;     ///< +0x1b4: the cached polygon (area) of Human_GetNavPolygon, -1 none
+  Vec3 nav_point;            ///< +0x2b0: the point it was found for
   Brain brain;
   Sectors sectors;
 
@@ -341,6 +372,8 @@ struct Human {
     v(FieldInfo{"reacting"}, s.reacting);
     v(FieldInfo{"down"}, s.down);
     v(FieldInfo{"side_flag"}, s.side_flag);
+    v(FieldInfo{"nav_area", 0x1b4}, s.nav_area);
+    v(FieldInfo{"nav_point", 0x2b0}, s.nav_point);
     v(FieldInfo{"brain"}, s.brain);
     v(FieldInfo{"sectors"}, s.sectors);
   }
@@ -369,6 +402,7 @@ struct State {
   Clock clock;
   Rng rng;
   std::array<Human, kSlots> humans{};
+  NavState nav;  ///< part 2: the level's live navigation state
 
   template <class S, class V>
   static void fields(S& s, V&& v) {
@@ -376,6 +410,7 @@ struct State {
     v(FieldInfo{"clock"}, s.clock);
     v(FieldInfo{"rng"}, s.rng);
     v(FieldInfo{"humans"}, s.humans);
+    v(FieldInfo{"nav"}, s.nav);
   }
 };
 
@@ -401,6 +436,7 @@ enum class CommandKind : int32_t {
   Stop = 3,           ///< Brain_ClearActions
   Set = 4,            ///< set `field` (SetField) to `value`
   Goal = 5,           ///< a goal of the gait table: `goal` (GoalId), to `point`
+  Door = 6,           ///< open (`field` 1) or close (0) the level's door number `value` (any `human`)
 };
 
 enum class SetField : int32_t {
@@ -594,6 +630,7 @@ struct Scenario {
   uint64_t seed = 1;
   uint64_t ticks = 900;  ///< the default run length (30 s)
   GroundSpec ground;
+  Level level;  ///< part 2: the path data (docs/warriors-level.md); empty: part 1's open floor
   std::vector<ClassSpec> classes;  ///< added to the built-in table (rembrandt); a same name replaces
   std::vector<FlagSpec> flags;
   std::vector<HumanSpec> humans;   ///< slots 0.. in order
@@ -607,6 +644,7 @@ struct Scenario {
     v(FieldInfo{"seed"}, s.seed);
     v(FieldInfo{"ticks"}, s.ticks);
     v(FieldInfo{"ground"}, s.ground);
+    v(FieldInfo{"level"}, s.level);
     v(FieldInfo{"classes"}, s.classes);
     v(FieldInfo{"flags"}, s.flags);
     v(FieldInfo{"humans"}, s.humans);
@@ -661,7 +699,7 @@ float corner_speed_limit(const ClassSpec& c, int32_t boost, float s, Vec3 axis, 
 /// Counts of what happened (diagnostics for tests and tools; not state, not hashed).
 struct Counters {
   uint64_t turn_on_spot = 0, starts = 0, stops_at_once = 0, drops = 0;
-  uint64_t move_done_arrived = 0, move_done_stuck = 0, move_done_floor = 0, move_done_straight = 0;
+  uint64_t move_done_arrived = 0, move_done_stuck = 0, move_done_floor = 0, move_done_straight = 0, move_done_route = 0;
   uint64_t corner_recomputes = 0, trial_simulations = 0, melee_done = 0;
 };
 
@@ -725,7 +763,7 @@ class WarriorsModel {
   /// MoveAction_Update (0x002fc5c0): 0 running, 2 done.
   int32_t move_update(int32_t slot, Action& a);
   /// MoveAction_CollectPoints (0x002fbd18).
-  MovePoints collect_points(int32_t slot, const Action& a, Vec3 aim) const;
+  MovePoints collect_points(int32_t slot, const Action& a, Vec3 aim);
   /// MoveAction_CornerSpeed (0x002fc158): +0x0c, +0x44, +0x48 of `a`.
   void corner_speed(int32_t slot, Action& a, float cap, const MovePoints& pts);
   /// MoveAction_TrialSpeed (0x002fbef0)(v, trial, from, to).
@@ -742,10 +780,42 @@ class WarriorsModel {
   /// Sectors_SectorOf / Human_GetSectorOf: the sector (0-7) of a point round a human.
   static int32_t sector_of(const Human& owner, Vec3 point);
 
-  // ---- part 2's hooks (the open floor: always true)
-  bool point_has_area(Vec3) const { return true; }
-  bool can_walk_straight(int32_t, Vec3) const { return true; }
-  bool line_clear(Vec3, Vec3) const { return true; }
+  // ---- part 2: navigation (core/warriors/follow.cpp). Without a level (part 1's open floor)
+  // every point has an area, every straight line is walkable and no route is ever needed.
+  const Level& level() const { return scenario_.level; }
+  /// Nav_FindArea (0x00250708) of a point (no fallback); 0 on the open floor.
+  int32_t find_area(Vec3 p) const;
+  bool point_has_area(Vec3 p) const { return find_area(p) >= 0; }
+  /// Human_GetNavPolygon (0x00247958): the human's area with the fallbacks, cached at +0x1b4 for
+  /// the point +0x2b0. -1 when none.
+  int32_t human_area(int32_t slot);
+  /// Human_CanWalkStraightTo (0x002221e0): the walkable line (mask 0) from the human's area and
+  /// position to the point (no trains in this port).
+  bool can_walk_straight(int32_t slot, Vec3 p);
+  /// Nav_LineClearWithin (0x0024f718) for the trial speed's points: the walkable line (mask 0)
+  /// from a's area.
+  bool line_clear(Vec3 a, Vec3 b) const;
+  /// The route request (0x0029a8c0): 0 no route needed (straight), 1 a route was made, 2 failed
+  /// (brain +0x284 = 1).
+  int32_t route_request(int32_t slot, Vec3 point);
+  /// Route_Follow (0x0029aa88): 0 hold this update, 1 keep walking to the waypoint, 2 the end.
+  int32_t route_follow(int32_t slot);
+  /// Route_SkipReachable (0x0029b4b8) of waypoint i.
+  bool skip_reachable(int32_t slot, int32_t i);
+  /// Route_Advance (0x0029b6d8): false when past the last waypoint (the route is freed).
+  bool route_advance(int32_t slot);
+  /// The flags of the D record stepping from waypoint i - 1 to waypoint i (0x00251070); 0 when none.
+  uint16_t leg_flags(int32_t route, int32_t i) const;
+  /// The same record's bit 31 as it stands (file, doors, hazard spheres).
+  bool leg_avoided(int32_t route, int32_t i) const;
+  /// Nav_ClaimWaypoint (0x00293e40): true when the human holds the node's claim this update.
+  bool claim_waypoint(int32_t slot, uint16_t node);
+  /// Nav_ReleaseClaims (0x00294088): every claim the human holds.
+  void release_claims(int32_t slot);
+  /// RouteState_Release: the route freed (use counts lowered) and the brain's route state cleared.
+  void release_route(int32_t slot);
+  /// A door opened or closed by number (flag 8 on its hole; its D records' bit 31).
+  void set_door_open(uint32_t number, bool open);
 
  private:
   void move_along(Human& h, float dir_heading);
@@ -753,6 +823,7 @@ class WarriorsModel {
   void pop_action(int32_t slot);
 
   Scenario scenario_;
+  AStarScratch scratch_;  ///< the C records' search fields (route.h): scratch of one search
   std::vector<ClassSpec> classes_;
   State state_;
   Counters counters_;
