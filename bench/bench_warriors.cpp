@@ -14,11 +14,12 @@ using namespace lockstep;
 
 namespace {
 
-warriors::WarriorsModel plaza() {
-  JsonReader r("plaza.json");
+warriors::WarriorsModel load(const std::string& name) {
+  JsonReader r(name);
   return warriors::WarriorsModel(
-      warriors::WarriorsModel::load_scenario(parse_json_file(fixtures::path("warriors/plaza.json")), r));
+      warriors::WarriorsModel::load_scenario(parse_json_file(fixtures::path("warriors/" + name)), r));
 }
+warriors::WarriorsModel plaza() { return load("plaza.json"); }
 
 // The plaza's inputs, tick by tick, made once so the timing is the model's alone.
 std::vector<warriors::Input> plaza_inputs(const warriors::WarriorsModel& m0) {
@@ -31,8 +32,7 @@ std::vector<warriors::Input> plaza_inputs(const warriors::WarriorsModel& m0) {
   return in;
 }
 
-void run_plaza(benchmark::State& st, bool with_hash) {
-  const warriors::WarriorsModel start = plaza();
+void run_scenario(benchmark::State& st, const warriors::WarriorsModel& start, bool with_hash) {
   const auto inputs = plaza_inputs(start);
   warriors::WarriorsModel m = start;
   std::size_t t = 0;
@@ -57,9 +57,35 @@ void run_plaza(benchmark::State& st, bool with_hash) {
 }  // namespace
 
 /// The model's tick alone.
-static void BM_WarriorsPlazaTick(benchmark::State& st) { run_plaza(st, false); }
+static void BM_WarriorsPlazaTick(benchmark::State& st) { run_scenario(st, plaza(), false); }
 BENCHMARK(BM_WarriorsPlazaTick)->Unit(benchmark::kMicrosecond);
 
 /// The tick plus the whole-state hash a recording takes every tick.
-static void BM_WarriorsPlazaTickHashed(benchmark::State& st) { run_plaza(st, true); }
+static void BM_WarriorsPlazaTickHashed(benchmark::State& st) { run_scenario(st, plaza(), true); }
 BENCHMARK(BM_WarriorsPlazaTickHashed)->Unit(benchmark::kMicrosecond);
+
+/// Part 2 (issue 6): 60 AIs routing across the street (fixtures/warriors/street_crowd.json): the tick
+/// with route requests, A*, building, following, claims (goal >= 1,000x real time).
+static void BM_WarriorsStreetCrowdTick(benchmark::State& st) { run_scenario(st, load("street_crowd.json"), false); }
+BENCHMARK(BM_WarriorsStreetCrowdTick)->Unit(benchmark::kMicrosecond);
+
+/// Route requests per second on the street: the route request (0x0029a8c0) from Vermin's spot to
+/// destinations that all need a route (across the fence, round the block, onto the far street), each
+/// followed by freeing the route. Counter "routed" is the share that made a route.
+static void BM_WarriorsRouteRequest(benchmark::State& st) {
+  warriors::WarriorsModel m = load("street.json");
+  const Vec3 dests[] = {{46.30f, 20.22f, 0}, {62.0f, 40.0f, 0}, {47.5f, 20.0f, 0}, {49.0f, 15.0f, 0},
+                        {45.5f, 18.0f, 0},  {64.0f, 44.0f, 0}, {63.0f, 36.0f, 0}, {48.5f, 12.0f, 0}};
+  std::size_t k = 0;
+  uint64_t routed = 0, total = 0;
+  for (auto _ : st) {
+    const int32_t r = m.route_request(0, dests[k]);
+    routed += r == 1 ? 1u : 0u;
+    ++total;
+    m.release_route(0);
+    k = (k + 1) % (sizeof(dests) / sizeof(dests[0]));
+  }
+  st.counters["requests_per_s"] = benchmark::Counter(static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
+  st.counters["routed"] = total ? static_cast<double>(routed) / static_cast<double>(total) : 0.0;
+}
+BENCHMARK(BM_WarriorsRouteRequest)->Unit(benchmark::kMicrosecond);

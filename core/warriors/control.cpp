@@ -173,6 +173,12 @@ void WarriorsModel::control(int32_t slot) {
   const float vstar = b.move_speed;
   age_clip(h);
 
+  // A route's climb or jump plays to its end: the human is busy (part 2).
+  if (h.action == kActClimb || h.action == kActJump) {
+    leg_motion(slot);
+    check_move_arrival(slot);
+    return;
+  }
   // A turn on the spot plays to its end: the human is busy, turning at the stand limit.
   if (h.action == kActTurnOnSpot) {
     h.speed = 0.0f;

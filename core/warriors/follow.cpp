@@ -230,12 +230,170 @@ bool WarriorsModel::route_advance(int32_t slot) {
   return true;
 }
 
+bool WarriorsModel::leg_clear(int32_t slot, int32_t n) {
+  const Human& me = state_.humans[static_cast<std::size_t>(slot)];
+  const RouteState& rs = me.brain.route;
+  const Route& r = state_.nav.routes[static_cast<std::size_t>(rs.route)];
+  if (n <= 0 || n >= r.count) return true;
+  const uint16_t kind = leg_flags(rs.route, n);
+  const Vec3 a = level().nodes[r.nodes[static_cast<std::size_t>(n - 1)]].position;
+  const Vec3 b = level().nodes[r.nodes[static_cast<std::size_t>(n)]].position;
+  float fx = 0, fy = 0;
+  angle::dir_of(me.heading, &fx, &fy);
+  for (uint32_t j = 0; j < kSlots; ++j) {
+    if (static_cast<int32_t>(j) == slot) continue;
+    const Human& o = state_.humans[j];
+    if (!o.in_use || o.down) continue;  // friendly (everyone here, N12), not cuffed, not knocked out
+    bool found = false;
+    if (kind & kLinkJump) {
+      // Humans_FindNearSegment(1.0, 2.0): within 1 m in plan of the segment n-1 -> n and 2 m in height;
+      // only one within 4 m in plan of the follower and ahead of him counts.
+      const float sx = b.x - a.x, sy = b.y - a.y;
+      const float len2 = sx * sx + sy * sy;
+      float t = len2 > 0.0f ? ((o.position.x - a.x) * sx + (o.position.y - a.y) * sy) / len2 : 0.0f;
+      t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+      const float px = a.x + sx * t - o.position.x, py = a.y + sy * t - o.position.y, pz = a.z + (b.z - a.z) * t - o.position.z;
+      const float dx = o.position.x - me.position.x, dy = o.position.y - me.position.y;
+      found = px * px + py * py <= 1.0f && (pz < 0.0f ? -pz : pz) <= 2.0f && dx * dx + dy * dy <= 16.0f &&
+              dx * fx + dy * fy >= 0.0f;
+    } else if (kind & kLinkLedge) {
+      found = dist_sq3(o.position, b) <= 0.25f;  // Humans_FindAhead(0.5): within 0.5 m of waypoint n
+    } else {
+      return true;  // other kinds are never busy
+    }
+    if (!found) continue;
+    // The first found decides: moving (a MoveTo in front with a speed) -> blocked, no push; otherwise
+    // Brain_PushAside (giving way, part 3) and blocked.
+    return false;
+  }
+  return true;
+}
+
+bool WarriorsModel::climb_try_start(int32_t slot, int32_t n, uint16_t kind) {
+  Human& h = state_.humans[static_cast<std::size_t>(slot)];
+  const Route& r = state_.nav.routes[static_cast<std::size_t>(h.brain.route.route)];
+  const Vec3 far = level().nodes[r.nodes[static_cast<std::size_t>(n)]].position;
+  const float dx = far.x - h.position.x, dy = far.y - h.position.y;
+  // N11: the forward probes find the climbable face when the far node is within reach in plan.
+  if (dx * dx + dy * dy > kClimbReach * kClimbReach) return false;
+  h.action = kActClimb;
+  h.clip = 0;
+  h.speed = 0.0f;
+  h.leg_from = h.position;
+  h.leg_to = far;
+  h.leg_vz = 0.0f;
+  h.leg_elapsed = 0;
+  h.leg_updates = kClimbUpdates;
+  h.brain.route.state = (kind & kLinkClimb) ? 3 : 4;
+  h.brain.arrived = 1;
+  return true;
+}
+
+int32_t WarriorsModel::jump_leg(int32_t slot) {
+  // Supplement, Jump legs: the take-off is where the human stands; the landing point is it projected
+  // onto the line through the landing node and its pair (not clamped), or the node itself.
+  Human& h = state_.humans[static_cast<std::size_t>(slot)];
+  RouteState& rs = h.brain.route;
+  const Route& r = state_.nav.routes[static_cast<std::size_t>(rs.route)];
+  const NavNode& land = level().nodes[r.nodes[static_cast<std::size_t>(rs.index)]];
+  Vec3 to = land.position;
+  if (land.pair != kNoNode) {
+    const Vec3 q = level().nodes[land.pair].position;
+    const Vec3 d = q - land.position;
+    const float dd = sqr_length(d);
+    if (dd > 0.0f) {
+      const Vec3 w = h.position - land.position;
+      const float t = (w.x * d.x + w.y * d.y + w.z * d.z) / dd;
+      to = land.position + d * t;
+    }
+  }
+  const float dx = to.x - h.position.x, dy = to.y - h.position.y, dz = to.z - h.position.z;
+  const float plan = dmath::sqrt(dx * dx + dy * dy);
+  float vz = 0.0f, t = 0.0f;
+  int32_t state = 1;
+  const float tdrop = -dz > 0.0f ? dmath::sqrt(-dz / kJumpHalfG) : 0.0f;
+  if (!leg_avoided(rs.route, rs.index) && tdrop > 0.0f && plan / tdrop < kJumpMaxPlanSpeed) {
+    state = 2;  // a drop at horizontal speed D / t
+    t = tdrop;
+  } else {
+    // A jump: vertical speeds 0.5, 1.25, 2.0, ... (up to 5.5), the first whose flight time t > 0 has
+    // D / t <= 10 m/s. Flight time: the later root of dz = vz t - 7.84 t^2.
+    bool ok = false;
+    for (int32_t k = 0;; ++k) {
+      vz = kJumpVzFirst + kJumpVzStep * static_cast<float>(k);
+      if (vz > kJumpVzLast) break;
+      const float disc = vz * vz - 4.0f * kJumpHalfG * dz;
+      if (disc < 0.0f) continue;
+      t = (vz + dmath::sqrt(disc)) / (2.0f * kJumpHalfG);
+      if (t > 0.0f && plan / t <= kJumpMaxPlanSpeed) {
+        ok = true;
+        break;
+      }
+    }
+    if (!ok) return 2;  // a refused jump ends the move, which is planned again
+  }
+  h.action = kActJump;
+  h.clip = kClipJump;
+  h.airborne = 1;
+  h.leg_from = h.position;
+  h.leg_to = to;
+  h.leg_vz = state == 1 ? vz : 0.0f;
+  h.leg_elapsed = 0;
+  // The flight lasts t: whole updates, the last one landing (N13).
+  int32_t n = static_cast<int32_t>(t / kDt);
+  if (static_cast<float>(n) * kDt < t) ++n;
+  h.leg_updates = n < 1 ? 1 : n;
+  h.speed = t > 0.0f ? plan / t : 0.0f;
+  h.heading = (dx != 0.0f || dy != 0.0f) ? angle::heading_of(dx, dy) : h.heading;
+  rs.state = state;
+  rs.radius = kJumpLandRadius;
+  ++counters_.jumps;
+  return 0;
+}
+
+void WarriorsModel::leg_motion(int32_t slot) {
+  // A climb moves evenly from its start to the far node; a jump or drop follows its parabola,
+  // z = z0 + vz t - 7.84 t^2 with the plan motion even, and lands on its landing point (N13).
+  Human& h = state_.humans[static_cast<std::size_t>(slot)];
+  ++h.leg_elapsed;
+  if (h.leg_elapsed >= h.leg_updates) {
+    h.position = h.leg_to;
+    h.action = kActNone;
+    h.airborne = 0;
+    h.speed = 0.0f;
+    h.clip = kClipIdle;
+    h.nav_area = -1;  // a new floor: Human_GetNavPolygon looks again
+    return;
+  }
+  const float f = static_cast<float>(h.leg_elapsed) / static_cast<float>(h.leg_updates);
+  const Vec3 d = h.leg_to - h.leg_from;
+  h.position.x = h.leg_from.x + d.x * f;
+  h.position.y = h.leg_from.y + d.y * f;
+  if (h.action == kActJump) {
+    const float t = static_cast<float>(h.leg_elapsed) * kDt;
+    h.position.z = h.leg_from.z + h.leg_vz * t - kJumpHalfG * t * t;
+  } else {
+    h.position.z = h.leg_from.z + d.z * f;
+  }
+}
+
 int32_t WarriorsModel::route_follow(int32_t slot) {
   Human& h = state_.humans[static_cast<std::size_t>(slot)];
   Brain& b = h.brain;
   RouteState& rs = b.route;
-  // 1. State 5: the route is over. Otherwise the state goes back to 0 on every call.
+  // 1. State 5: the route is over. Otherwise the state goes back to 0 on every call. A jump or drop
+  //    that has landed: within 1.5 m (3D) of the landing waypoint the action carries on at once (the
+  //    route moves on), otherwise it ends and the route is planned again (supplement).
   if (rs.state == 5) return 2;
+  if (rs.state == 1 || rs.state == 2) {
+    const Route& r0 = state_.nav.routes[static_cast<std::size_t>(rs.route)];
+    const Vec3 wp = level().nodes[r0.nodes[static_cast<std::size_t>(rs.index)]].position;
+    if (dist_sq3(h.position, wp) > kJumpLandWithin * kJumpLandWithin) {
+      rs.state = 0;
+      return 2;
+    }
+    rs.move_on = 1;
+  }
   rs.state = 0;
   // 2. The skip check: the 7th call tests the current waypoint.
   if (!rs.move_on) {
@@ -253,9 +411,10 @@ int32_t WarriorsModel::route_follow(int32_t slot) {
   // 4. The legs.
   const uint16_t in = leg_flags(rs.route, rs.index);
   const uint16_t out = leg_flags(rs.route, rs.index + 1);
-  // 5. Claims and busy links (detail < 2). Busy links (kinds 4 and 0x80) are part 2b's (N5).
+  // 5. Claims and busy links (detail < 2): the claim, then the out link and the in link not busy.
   if (h.detail < 2) {
-    if (!claim_waypoint(slot, node)) {
+    const bool ok = claim_waypoint(slot, node) && leg_clear(slot, rs.index + 1) && leg_clear(slot, rs.index);
+    if (!ok) {
       rs.held = 1;
       const Vec3 np = level().nodes[node].position;
       if (dist_sq3(h.position, np) <= 4.0f) {
@@ -268,30 +427,60 @@ int32_t WarriorsModel::route_follow(int32_t slot) {
       rs.held = 0;
     }
   }
-  (void)out;
-  // 6. A new leg.
+  // 6. A new leg: climbs and jumps before the avoid bit.
   if (rs.index > 0 && rs.leg_new) {
+    const Vec3 wp = level().nodes[node].position;
     if (in & (kLinkClimb | kLinkLedge)) {
-      // The climb handler (part 2b): refused for now (N5).
-      b.fail_reason = kFailEdge;
-      return 2;
+      // The climb (0x0029b848): aim at the waypoint, turn the body to it, Climb_TryStart; else run on
+      // at gait 4 and try again, giving up after 31 failed updates.
+      const float dx = wp.x - h.position.x, dy = wp.y - h.position.y;
+      b.aim = wp;
+      b.aim_radius = rs.radius;
+      if (dx != 0.0f || dy != 0.0f) {
+        b.move_heading = angle::heading_of(dx, dy);
+        h.heading = b.move_heading;  // 0x0021b100
+      }
+      b.strafe = 1;
+      if (climb_try_start(slot, rs.index, in)) return 0;
+      if (++rs.climb_fails >= kClimbMaxFails) return 2;
+      set_move_gait(slot, kRun);
+      return 0;
     }
-    if (in & kLinkJump) {
-      // The jump handler (part 2b): refused for now (N5).
-      b.fail_reason = kFailEdge;
-      return 2;
-    }
+    if (in & kLinkJump) return jump_leg(slot);
     if (leg_avoided(rs.route, rs.index)) {
       if (in & kLinkCharge) {
-        b.fail_reason = kFailEdge;  // the charge (part 2b, N5)
-        return 2;
+        // The charge (Route_SmashLeg): run at the breakable door or pane; reaching the waypoint breaks
+        // it open (flag 8 on the door's hole, N14) and the route moves on.
+        const float dx = wp.x - h.position.x, dy = wp.y - h.position.y;
+        b.aim = wp;
+        b.aim_radius = rs.radius;
+        if (dx != 0.0f || dy != 0.0f) b.move_heading = angle::heading_of(dx, dy);
+        set_move_gait(slot, kRun);
+        if (dx * dx + dy * dy <= rs.radius * rs.radius) {
+          const NavNode& to = level().nodes[node];
+          for (const auto& l : to.links)
+            if (l.from == r.nodes[static_cast<std::size_t>(rs.index - 1)] && l.door != 0) set_door_open(l.door, true);
+          rs.move_on = 1;
+        }
+        return 0;
       }
       b.fail_reason = (in & kLinkDoor) ? kFailDoor : kFailEdge;  // refused: 4 for a closed door
       return 2;
     }
     rs.leg_new = 0;
   }
-  // 7. Route_TryClimbNear when out has 8 or 0x80 (part 2b); otherwise keep walking.
+  // 7. When out has 8 or 0x80: Route_TryClimbNear, the fast climber's early climb within 4.5 m (3D)
+  //    of the next waypoint (gait above 3).
+  if ((out & (kLinkClimb | kLinkLedge)) && h.fast_climber && h.gait > kJog && rs.index + 1 < r.count) {
+    const Vec3 next = level().nodes[r.nodes[static_cast<std::size_t>(rs.index + 1)]].position;
+    if (dist_sq3(h.position, next) <= kClimbNear * kClimbNear && climb_try_start(slot, rs.index + 1, out)) {
+      route_advance(slot);
+      rs.state = (out & kLinkClimb) ? 3 : 4;
+      rs.leg_new = 0;
+      b.arrived = 1;
+      return 0;
+    }
+  }
   return 1;
 }
 

@@ -56,7 +56,7 @@ const FieldName kFields[] = {
     {"held_object", SetField::HeldObject},  {"held_keep", SetField::HeldKeep},
     {"airborne", SetField::Airborne},       {"reacting", SetField::Reacting},
     {"down", SetField::Down},               {"side_flag", SetField::SideFlag},
-    {"target", SetField::Target},
+    {"target", SetField::Target},           {"fast_climber", SetField::FastClimber},
 };
 
 std::string field_names() {
@@ -319,7 +319,7 @@ WarriorsModel::WarriorsModel(Scenario scenario) : scenario_(std::move(scenario))
     h.in_use = 1;
     h.index = static_cast<int32_t>(i);
     h.position = s.position;
-    h.position.z = scenario_.ground.z;  // the open floor
+    if (scenario_.level.empty()) h.position.z = scenario_.ground.z;  // the open floor; a level keeps each height
     h.heading = angle::wrap_pi(angle::deg_to_rad(s.heading));
     for (std::size_t k = 0; k < classes_.size(); ++k)
       if (classes_[k].name == s.cls) h.cls = static_cast<int32_t>(k);
@@ -417,9 +417,10 @@ void WarriorsModel::set_state(const State& s) {
     if (!in(h.turn_limited, 0, 6) || (h.turn_limited != 0 && h.turn_limited != 4 && h.turn_limited != 6))
       bad(at + ".turn_limited", "0, 4 or 6");
     if (h.action != kActNone && h.action != kActWalkStart && h.action != kActRunStart && h.action != kActBoostStart &&
-        h.action != kActStop && h.action != kActTurnOnSpot)
+        h.action != kActStop && h.action != kActTurnOnSpot && h.action != kActClimb && h.action != kActJump)
       bad(at + ".action", "unknown human action " + std::to_string(h.action));
     if (!in(h.action_updates, 0, kRunStopUpdates)) bad(at + ".action_updates", "out of range");
+    if (!in(h.leg_elapsed, 0, 100000) || !in(h.leg_updates, 0, 100000)) bad(at + ".leg_updates", "out of range");
     if (!in(h.gait, 0, 5)) bad(at + ".gait", "a gait is 0 to 5");
     if (!in(h.sectors.time_ms, -kBig, kBig)) bad(at + ".sectors.time_ms", "out of range");
     for (std::size_t q = 0; q < kQueueSize; ++q) {
@@ -524,6 +525,7 @@ void WarriorsModel::apply_command(const Command& c) {
         case SetField::Down: h.down = v != 0; break;
         case SetField::SideFlag: h.side_flag = v != 0; break;
         case SetField::Target: h.brain.target = v; break;
+        case SetField::FastClimber: h.fast_climber = v != 0; break;
       }
       break;
     }
@@ -570,7 +572,7 @@ void check_input(const Input& in, const State& st) {
     if (c.kind == CommandKind::Goal && (c.goal < 0 || static_cast<std::size_t>(c.goal) >= goal_table().size()))
       throw InputError("input", at + ".goal", "unknown goal " + std::to_string(c.goal));
     if (c.kind == CommandKind::Set) {
-      if (c.field < 1 || c.field > static_cast<int32_t>(SetField::Target))
+      if (c.field < 1 || c.field > static_cast<int32_t>(SetField::FastClimber))
         throw InputError("input", at + ".field", "unknown field " + std::to_string(c.field));
       const auto f = static_cast<SetField>(c.field);
       if (f == SetField::Detail && (c.value < 0 || c.value > 3)) throw InputError("input", at + ".value", "a detail level is 0 to 3");

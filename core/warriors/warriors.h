@@ -69,6 +69,8 @@ enum HumanAction : int32_t {
   kActBoostStart = 8,   ///< step 3: the same with the start boost +0x0c above 0
   kActStop = 9,         ///< step 5: Diego and Vargas stop at once
   kActTurnOnSpot = 10,  ///< Human_StartTurnOnSpot (docs/spec-notes.md A4: code chosen)
+  kActClimb = 11,       ///< a route's climb leg plays (part 2, N11)
+  kActJump = 12,        ///< a route's jump or drop leg flies (part 2, supplement "Jump legs")
 };
 
 // Clips (supplement, "Movement constants and clips"; seed, the runtime case).
@@ -78,6 +80,19 @@ inline constexpr int32_t kWalkStartUpdates = 13;  ///< clip 413: 1 + 12 updates
 inline constexpr int32_t kRunStartUpdates = 12;   ///< clip 414: 12 updates, then the run
 inline constexpr int32_t kRunStopUpdates = 24;    ///< clip 417: 24 updates, then idle
 inline constexpr float kIdleBelow = 0.396f;       ///< a human is idle below 0.396 m/s
+inline constexpr int32_t kClipJump = 434;         ///< supplement, Jump legs: clip 434
+// Jump and drop legs (supplement, "Jump legs").
+inline constexpr float kJumpGravity = 15.68f;     ///< m/s^2
+inline constexpr float kJumpHalfG = 7.84f;        ///< t = sqrt(-dz / 7.84)
+inline constexpr float kJumpMaxPlanSpeed = 10.0f; ///< D / t below (drop) or at most (jump) 10 m/s
+inline constexpr float kJumpVzFirst = 0.5f, kJumpVzStep = 0.75f, kJumpVzLast = 5.5f;
+inline constexpr float kJumpLandRadius = 0.25f;   ///< the landing waypoint's radius
+inline constexpr float kJumpLandWithin = 1.5f;    ///< landing within 1.5 m (3D): carry on
+// Climb legs (seed 000, "The climb"; N11).
+inline constexpr int32_t kClimbMaxFails = 31;     ///< giving up after 31 failed updates
+inline constexpr float kClimbReach = 1.5f;        ///< Climb_TryStart's reach in plan (N11)
+inline constexpr int32_t kClimbUpdates = 30;      ///< a climb's clips: 1 s (N11)
+inline constexpr float kClimbNear = 4.5f;         ///< Route_TryClimbNear: within 4.5 m (3D)
 
 // The move action (seed 000, "The move action").
 inline constexpr float kStartDoneDist = 0.1f;           ///< Start: done within 0.1 m
@@ -336,6 +351,12 @@ struct Human {
   int32_t reacting = 0;      ///< in a standing reaction (MoveMelee step 1)
   int32_t down = 0;          ///< not up (knocked down, dead)
   int32_t side_flag = 0;     ///< the human flag 0x10000 (PickSide's choice when both sides are free)
+  int32_t fast_climber = 0;  ///< human +0xe0 flag 0x2 (HuSetFastClimber)
+  Vec3 leg_from;             ///< a climb's or jump's start point
+  Vec3 leg_to;               ///< its end point (the far node, or the landing point)
+  float leg_vz = 0;          ///< a jump's vertical launch speed, m/s
+  int32_t leg_elapsed = 0;   ///< updates since the climb or jump started
+  int32_t leg_updates = 0;   ///< updates it lasts
   int32_t nav_area = -1;     ///< +0x1b4: the cached polygon (area) of Human_GetNavPolygon, -1 none
   Vec3 nav_point;            ///< +0x2b0: the point it was found for
   Brain brain;
@@ -372,6 +393,12 @@ struct Human {
     v(FieldInfo{"reacting"}, s.reacting);
     v(FieldInfo{"down"}, s.down);
     v(FieldInfo{"side_flag"}, s.side_flag);
+    v(FieldInfo{"fast_climber"}, s.fast_climber);
+    v(FieldInfo{"leg_from"}, s.leg_from);
+    v(FieldInfo{"leg_to"}, s.leg_to);
+    v(FieldInfo{"leg_vz"}, s.leg_vz);
+    v(FieldInfo{"leg_elapsed"}, s.leg_elapsed);
+    v(FieldInfo{"leg_updates"}, s.leg_updates);
     v(FieldInfo{"nav_area", 0x1b4}, s.nav_area);
     v(FieldInfo{"nav_point", 0x2b0}, s.nav_point);
     v(FieldInfo{"brain"}, s.brain);
@@ -441,7 +468,7 @@ enum class CommandKind : int32_t {
 
 enum class SetField : int32_t {
   Detail = 1, TurnBoost, StartBoost, Wounded, FightStance, Grabbing, HeldFlags, Hold, TurnLimited, RearGrabber,
-  HeldObject, HeldKeep, Airborne, Reacting, Down, SideFlag, Target
+  HeldObject, HeldKeep, Airborne, Reacting, Down, SideFlag, Target, FastClimber
 };
 
 /// One script command, as the input carries it (the scenario's names resolved).
@@ -700,7 +727,7 @@ float corner_speed_limit(const ClassSpec& c, int32_t boost, float s, Vec3 axis, 
 struct Counters {
   uint64_t turn_on_spot = 0, starts = 0, stops_at_once = 0, drops = 0;
   uint64_t move_done_arrived = 0, move_done_stuck = 0, move_done_floor = 0, move_done_straight = 0, move_done_route = 0;
-  uint64_t corner_recomputes = 0, trial_simulations = 0, melee_done = 0;
+  uint64_t corner_recomputes = 0, trial_simulations = 0, melee_done = 0, jumps = 0;
 };
 
 struct MovePoints {
@@ -714,7 +741,8 @@ class WarriorsModel {
   using Input = warriors::Input;
   using State = warriors::State;
   static constexpr std::string_view kName = "warriors";
-  static constexpr uint32_t kVersion = 1;
+  /// 2: part 2's navigation state (the `nav` subsystem, route states, climbs and jumps).
+  static constexpr uint32_t kVersion = 2;
   static constexpr uint32_t kTickRateHz = 30;
 
   static Scenario load_scenario(const Json& j, const JsonReader& reader);
@@ -752,7 +780,9 @@ class WarriorsModel {
   /// Queue an action (refused, false, when the queue is full).
   bool queue_action(int32_t slot, const Action& a);
   /// The human is busy (a turn on the spot plays).
-  bool busy(const Human& h) const { return h.action == kActTurnOnSpot; }
+  bool busy(const Human& h) const {
+    return h.action == kActTurnOnSpot || h.action == kActClimb || h.action == kActJump;
+  }
   /// 0x00223b70: the human is at the move's destination, within its radius in plan (A9).
   bool at_destination(const Human& h, const Action& a) const;
   /// Brain_CheckMoveArrival (0x0023f9d0): sets +0x11d at the aim (run after each AI's move).
@@ -816,6 +846,15 @@ class WarriorsModel {
   void release_route(int32_t slot);
   /// A door opened or closed by number (flag 8 on its hole; its D records' bit 31).
   void set_door_open(uint32_t number, bool open);
+  /// Route_IsJumpLegClear (0x0029a3f0) / Route_IsClimbLegClear (0x0029a6c8) for the leg into
+  /// waypoint n: false when a human is in the way (blocked).
+  bool leg_clear(int32_t slot, int32_t n);
+  /// Climb_TryStart (0x002826f0) toward waypoint n (N11): starts the climb when in reach.
+  bool climb_try_start(int32_t slot, int32_t n, uint16_t kind);
+  /// The jump handler (0x0029baa8): 0 flying (or about to), 2 refused.
+  int32_t jump_leg(int32_t slot);
+  /// One update of a climb or jump in progress (the human is busy).
+  void leg_motion(int32_t slot);
 
  private:
   void move_along(Human& h, float dir_heading);
