@@ -142,3 +142,35 @@ TEST_CASE("The climb, N11: Vermin climbs the fence of the street, the far node p
   CHECK(h.brain.queue_count == 0);
   CHECK(std::hypot(h.position.x - 46.30f, h.position.y - 20.22f) <= 0.5f);  // arrived at his flag
 }
+
+TEST_CASE("MoveAction_TrialSpeed against walls: a trial whose simulated walk leaves the path polygons is lowered by "
+          "1 + 0.75 x detail until it passes or reaches the walk",
+          "[warriors][legs]") {
+  // A corridor 2 m wide running north; the human at its south end faces east, the target 8 m north.
+  // Running (7.801 m/s, 4 degrees a sub-step) he would swing out east through the wall at x = 2.
+  Json j = {{"level",
+             {{"areas", {{{"area_byte", 1}, {"graph", 1}, {"polygons", {{{"points", rect(0, 0, 2, 20, 0)}}}}}}},
+              {"triangles", quad(0, 0, 2, 20, 0, 1)}}},
+            {"humans", {{{"name", "a"}, {"position", {1.0, 2.0, 0.0}}, {"heading", 90}}}}};
+  WarriorsModel walls = make(j);
+  Json open = j;
+  open.erase("level");
+  WarriorsModel floor = make(open);
+  const Vec3 from{1, 2, 0}, to{1, 10, 0};
+  const float run = 7.801f, walk = 1.629f;
+  // The open floor: the first trial passes (at most the corner-speed limit of the circle).
+  const float limit = corner_speed_limit(floor.class_of(human(floor, 0)), 0, run, right_of(human(floor, 0).heading), from, to);
+  const float open_trial = floor.trial_speed(0, run, run, from, to);
+  CHECK(open_trial == (limit < walk ? walk : limit));
+  // Against the walls the trial is lowered: by whole metres per second (detail 0), or down to the walk.
+  const float walled = walls.trial_speed(0, run, run, from, to);
+  CHECK(walled < open_trial);
+  const float steps = (open_trial - walled) / 1.0f;
+  CHECK((walled == walk || std::fabs(steps - std::round(steps)) < 1e-4f));
+  CHECK(walls.counters().trial_simulations > 1);
+  // At detail 1 the step is 1.75 m/s and each point is 3 x k sub-steps apart, 9 points at most.
+  human(walls, 0).detail = 1;
+  const float walled1 = walls.trial_speed(0, run, run, from, to);
+  const float steps1 = (open_trial - walled1) / 1.75f;
+  CHECK((walled1 == walk || std::fabs(steps1 - std::round(steps1)) < 1e-3f));
+}
