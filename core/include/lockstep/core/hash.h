@@ -33,6 +33,7 @@ class Hasher {
   Hasher& operator=(const Hasher&) = delete;
 
   void bytes(const void* data, std::size_t n) {
+    if (n == 0) return;  // an empty vector's data() may be null, which memcpy must never see
     // Large blocks go straight to XXH3 (the digest depends only on the byte
     // stream, not on how it is cut); this shape also keeps gcc's bounds
     // analysis from flagging the buffer copy for large constant sizes.
