@@ -154,3 +154,29 @@ TEST_CASE("warriors scenarios: the field listing carries the original's offsets 
   CHECK(orig.at("humans[1].brain.queue[0].corner_count") == "queue+0x4c");
   CHECK(orig.at("humans[1].brain.queue_count").empty());
 }
+
+TEST_CASE("warriors scenarios: a bad level is refused naming the JSON path (docs/warriors-level.md)", "[warriors][scenario]") {
+  const std::string area = R"({"area_byte":1,"polygons":[{"points":[[0,0,0],[4,0,0],[4,4,0]]}]})";
+  auto err = [&](const std::string& level, const std::string& rest = "") {
+    return load_error(R"({"model":"warriors","humans":[{"name":"a"}],"level":)" + level + rest + "}");
+  };
+  CHECK_THAT(err(R"({"areas":[{"polygons":[]}]})"), Catch::Contains("$.level.areas[0].polygons"));
+  CHECK_THAT(err(R"({"areas":[{"polygons":[{"points":[[0,0,0],[1,0,0]]}]}]})"),
+             Catch::Contains("$.level.areas[0].polygons[0].points") && Catch::Contains("at least 3"));
+  CHECK_THAT(err(R"({"areas":[{"polygons":[{"points":[[0,0,0],[4,0,0],[4,4,0]],"slabs":[[0,7]]}]}]})"),
+             Catch::Contains("$.level.areas[0].polygons[0].slabs[0][1]") && Catch::Contains("no edge 7"));
+  CHECK_THAT(err(R"({"areas":[)" + area + R"(],"nodes":[{"position":[1,1,0],"area":3}]})"),
+             Catch::Contains("$.level.nodes[0].area") && Catch::Contains("no area 3"));
+  CHECK_THAT(err(R"({"areas":[)" + area + "," + area + R"(],"nodes":[{"position":[1,1,0],"area":1},{"position":[2,1,0],"area":0}]})"),
+             Catch::Contains("$.level.nodes[1].area") && Catch::Contains("grouped by area"));
+  CHECK_THAT(err(R"({"areas":[)" + area + R"(],"nodes":[{"position":[1,1,0],"area":0,"links":[{"from":5}]}]})"),
+             Catch::Contains("$.level.nodes[0].links[0].from") && Catch::Contains("no node 5"));
+  CHECK_THAT(err(R"({"areas":[)" + area + R"(],"nodes":[{"position":[1,1,0],"area":0},{"position":[2,1,0],"area":0,"links":[{"from":0,"kind":0}]}]})"),
+             Catch::Contains("$.level.nodes[1].links[0].kind"));
+  CHECK_THAT(err(R"({"areas":[)" + area + R"(],"doors":[{"number":2,"area":0,"hole":1}]})"),
+             Catch::Contains("$.level.doors[0].hole"));
+  CHECK_THAT(err(R"({"areas":[)" + area + R"(],"hazards":[{"centre":[1,1,0],"radius":0}]})"),
+             Catch::Contains("$.level.hazards[0].radius"));
+  CHECK_THAT(err(R"({"areas":[)" + area + "]}", R"(,"script":[{"tick":0,"human":"a","command":"open_door","value":9}])"),
+             Catch::Contains("$.script[0].value") && Catch::Contains("no door number 9"));
+}
