@@ -15,6 +15,11 @@ include(CMakePackageConfigHelpers)
 set(LOCKSTEP_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/lockstep"
     CACHE STRING "Where lockstepConfig.cmake is installed, relative to the prefix")
 set(_lockstep_libs lockstep_header_deps lockstep_core lockstep_wander lockstep_warriors lockstep_models lockstep_replay)
+foreach(t lockstep_station_grid lockstep_station)  # the station model, when its parts are in the tree
+  if(TARGET ${t})
+    list(INSERT _lockstep_libs 4 ${t})
+  endif()
+endforeach()
 
 # ---------------------------------------------------------------- exported names
 # lockstep::core, lockstep::wander, lockstep::models, lockstep::replay, and
