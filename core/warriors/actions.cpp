@@ -1,6 +1,6 @@
 // The brain's think, the move action with its corner speed, and the
 // move-to-human action (seed 000, "The move action", "The corner speed",
-// "The move-to-human action (MoveMelee)"). Choices: docs/spec-notes.md A9-A23.
+// "The move-to-human action (MoveMelee)"). Choices: docs/spec-notes.md A9-A29 and N18-N24.
 #include <cstdint>
 
 #include "lockstep/core/angle.h"
@@ -36,11 +36,15 @@ bool WarriorsModel::at_destination(const Human& h, const Action& a) const {
 
 void WarriorsModel::check_move_arrival(int32_t slot) {
   // Brain_CheckMoveArrival (0x0023f9d0): sets +0x11d when it is 0, the front action is a move and the
-  // human is within the brain's radius +0x118 of its aim +0x90 (in plan, A9); only the move action clears it.
+  // human is within the brain's radius +0x118 of its aim +0x90; only the move action clears it (A9).
+  // Supplement, Arrival: the distance minus one update's travel (speed / 30) is within the radius; the
+  // distance is 3D, or in plan when the 3D distance is <= 1 m.
   Human& h = state_.humans[static_cast<std::size_t>(slot)];
   Brain& b = h.brain;
   if (b.arrived || b.queue_count == 0 || b.queue[0].type != 1 || !b.queue[0].started) return;
-  if (plan_sq(h.position, b.aim) <= b.aim_radius * b.aim_radius) b.arrived = 1;
+  float d = dmath::sqrt(sqr_length(h.position - b.aim));
+  if (d <= 1.0f) d = dmath::sqrt(plan_sq(h.position, b.aim));
+  if (d - h.speed / 30.0f <= b.aim_radius) b.arrived = 1;
 }
 
 bool WarriorsModel::queue_action(int32_t slot, const Action& a) {

@@ -269,6 +269,17 @@ bool WarriorsModel::leg_clear(int32_t slot, int32_t n) {
   return true;
 }
 
+void WarriorsModel::charge_break(int32_t slot) {
+  // The current waypoint was entered by a charge (0x40) still marked avoided: its door or pane breaks
+  // open, as an opened door (flag 8 on its hole, the link's avoid bit no longer counted).
+  const RouteState& rs = state_.humans[static_cast<std::size_t>(slot)].brain.route;
+  if (!(leg_flags(rs.route, rs.index) & kLinkCharge) || !leg_avoided(rs.route, rs.index)) return;
+  const Route& r = state_.nav.routes[static_cast<std::size_t>(rs.route)];
+  const NavNode& to = level().nodes[r.nodes[static_cast<std::size_t>(rs.index)]];
+  for (const auto& l : to.links)
+    if (l.from == r.nodes[static_cast<std::size_t>(rs.index - 1)] && l.door != 0) set_door_open(l.door, true);
+}
+
 bool WarriorsModel::climb_try_start(int32_t slot, int32_t n, uint16_t kind) {
   Human& h = state_.humans[static_cast<std::size_t>(slot)];
   const Route& r = state_.nav.routes[static_cast<std::size_t>(h.brain.route.route)];
@@ -285,6 +296,7 @@ bool WarriorsModel::climb_try_start(int32_t slot, int32_t n, uint16_t kind) {
   h.leg_elapsed = 0;
   h.leg_updates = kClimbUpdates;
   h.brain.route.state = (kind & kLinkClimb) ? 3 : 4;
+  h.brain.route.leg_new = 0;  // "Once a climb has started (+0x12 = 0)"
   h.brain.arrived = 1;
   return true;
 }
@@ -339,7 +351,7 @@ int32_t WarriorsModel::jump_leg(int32_t slot) {
   h.leg_to = to;
   h.leg_vz = state == 1 ? vz : 0.0f;
   h.leg_elapsed = 0;
-  // The flight lasts t: whole updates, the last one landing (N13).
+  // The flight lasts t: whole updates, the last one landing (N12).
   int32_t n = static_cast<int32_t>(t / kDt);
   if (static_cast<float>(n) * kDt < t) ++n;
   h.leg_updates = n < 1 ? 1 : n;
@@ -353,7 +365,7 @@ int32_t WarriorsModel::jump_leg(int32_t slot) {
 
 void WarriorsModel::leg_motion(int32_t slot) {
   // A climb moves evenly from its start to the far node; a jump or drop follows its parabola,
-  // z = z0 + vz t - 7.84 t^2 with the plan motion even, and lands on its landing point (N13).
+  // z = z0 + vz t - 7.84 t^2 with the plan motion even, and lands on its landing point (N12).
   Human& h = state_.humans[static_cast<std::size_t>(slot)];
   ++h.leg_elapsed;
   if (h.leg_elapsed >= h.leg_updates) {
@@ -404,8 +416,15 @@ int32_t WarriorsModel::route_follow(int32_t slot) {
       ++rs.skip;
     }
   }
-  // 3. Moving on.
-  if (rs.move_on && !route_advance(slot)) return 1;
+  // 3. Moving on. A charge leg being left was reached: the door or pane breaks open (N13). The new
+  //    leg is read on the next call, not this one (N19: "the follower reads it on the update after
+  //    0x0029b6d8 moves on"; supplement: "the jump starts on the update after the follower moves on").
+  bool advanced = false;
+  if (rs.move_on) {
+    if (rs.leg_new && rs.index > 0) charge_break(slot);
+    if (!route_advance(slot)) return 1;
+    advanced = true;
+  }
   const Route& r = state_.nav.routes[static_cast<std::size_t>(rs.route)];
   const uint16_t node = r.nodes[static_cast<std::size_t>(rs.index)];
   // 4. The legs.
@@ -428,7 +447,7 @@ int32_t WarriorsModel::route_follow(int32_t slot) {
     }
   }
   // 6. A new leg: climbs and jumps before the avoid bit.
-  if (rs.index > 0 && rs.leg_new) {
+  if (rs.index > 0 && rs.leg_new && !advanced) {
     const Vec3 wp = level().nodes[node].position;
     if (in & (kLinkClimb | kLinkLedge)) {
       // The climb (0x0029b848): aim at the waypoint, turn the body to it, Climb_TryStart; else run on
@@ -450,16 +469,14 @@ int32_t WarriorsModel::route_follow(int32_t slot) {
     if (leg_avoided(rs.route, rs.index)) {
       if (in & kLinkCharge) {
         // The charge (Route_SmashLeg): run at the breakable door or pane; reaching the waypoint breaks
-        // it open (flag 8 on the door's hole, N14) and the route moves on.
+        // it open (flag 8 on the door's hole, N13) and the route moves on.
         const float dx = wp.x - h.position.x, dy = wp.y - h.position.y;
         b.aim = wp;
         b.aim_radius = rs.radius;
         if (dx != 0.0f || dy != 0.0f) b.move_heading = angle::heading_of(dx, dy);
         set_move_gait(slot, kRun);
         if (dx * dx + dy * dy <= rs.radius * rs.radius) {
-          const NavNode& to = level().nodes[node];
-          for (const auto& l : to.links)
-            if (l.from == r.nodes[static_cast<std::size_t>(rs.index - 1)] && l.door != 0) set_door_open(l.door, true);
+          charge_break(slot);
           rs.move_on = 1;
         }
         return 0;
@@ -475,7 +492,7 @@ int32_t WarriorsModel::route_follow(int32_t slot) {
     const Vec3 next = level().nodes[r.nodes[static_cast<std::size_t>(rs.index + 1)]].position;
     if (dist_sq3(h.position, next) <= kClimbNear * kClimbNear && climb_try_start(slot, rs.index + 1, out)) {
       route_advance(slot);
-      rs.state = (out & kLinkClimb) ? 3 : 4;
+      rs.state = 3;  // Route_TryClimbNear: "on success the state is 3", a 0x80 ledge too
       rs.leg_new = 0;
       b.arrived = 1;
       return 0;

@@ -742,7 +742,9 @@ class WarriorsModel {
   using State = warriors::State;
   static constexpr std::string_view kName = "warriors";
   /// 2: part 2's navigation state (the `nav` subsystem, route states, climbs and jumps).
-  static constexpr uint32_t kVersion = 2;
+  /// 3: the supplement's arrival rule (speed / 30, 3D beyond 1 m), the new leg read on the update after
+  ///    moving on (N19), the charge breaking its door open, Route_TryClimbNear's state 3.
+  static constexpr uint32_t kVersion = 3;
   static constexpr uint32_t kTickRateHz = 30;
 
   static Scenario load_scenario(const Json& j, const JsonReader& reader);
@@ -851,6 +853,7 @@ class WarriorsModel {
   bool leg_clear(int32_t slot, int32_t n);
   /// Climb_TryStart (0x002826f0) toward waypoint n (N11): starts the climb when in reach.
   bool climb_try_start(int32_t slot, int32_t n, uint16_t kind);
+  void charge_break(int32_t slot);
   /// The jump handler (0x0029baa8): 0 flying (or about to), 2 refused.
   int32_t jump_leg(int32_t slot);
   /// One update of a climb or jump in progress (the human is busy).

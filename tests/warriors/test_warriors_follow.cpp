@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "lockstep/core/hash.h"
+#include "warriors/navgeom.h"
 #include "warriors_test_util.h"
 
 using namespace wtest;
@@ -663,11 +664,16 @@ TEST_CASE("How a climb ends, Brain_CheckMoveArrival sets +0x11d at the waypoint 
   m.step(m.scripted_input());
   CHECK(b.route.route == static_cast<int32_t>(kPoolTop));
   CHECK(b.route.index == 1);
-  CHECK(b.route.leg_new == 0);  // a walked kind-1 leg: the new-leg step cleared it
+  CHECK(b.route.leg_new == 1);  // N19: the new leg is read on the update after the one that moved on
   CHECK(b.aim == (Vec3{2, 15, 0}));
   CHECK(b.aim_radius == 0.25f);
   CHECK(b.arrived == 0);  // 12 m from the new waypoint: not set again by this update's move
   REQUIRE(b.queue_count == 1);
+  // He turns on the spot toward (2, 15) first (busy: the follower does not run); the first update he
+  // is free, the new-leg step reads the walked kind-1 leg and clears the flag.
+  for (int k = 0; k < 60 && b.route.leg_new == 1; ++k) m.step(m.scripted_input());
+  CHECK(b.route.leg_new == 0);
+  CHECK(b.route.index == 1);
 }
 
 TEST_CASE("How a climb ends, without a move in front Brain_CheckMoveArrival leaves +0x11d alone", "[warriors][follow]") {
@@ -943,7 +949,8 @@ TEST_CASE("Following a route step 6 and Link kinds, a closed door (0x10 with the
     if (b.queue_count == 0) ended_at = t;
   }
   REQUIRE(ended_at >= 0);
-  CHECK(index_before_end == 0);  // it ended on the update that moved on to the door's far node
+  // N19: it ended on the update after the one that moved on to the door's far node.
+  CHECK(index_before_end == 1);
   CHECK(b.fail_reason == kFailDoor);
   CHECK(plan_dist(human(m, 0).position, Vec3{10, 8, 0}) < 0.5);  // at the door, not through it
   CHECK(routes_in_use(m) == 0);
@@ -1014,6 +1021,11 @@ TEST_CASE("Following a route step 6, the new-leg check runs through Route_Follow
     install_route(m, 0, {0, 1});
     Brain& b = brain(m, 0);
     b.route.move_on = 1;
+    // The call that moves on does not read the new leg (N19): keep walking, the leg still new.
+    CHECK(m.route_follow(0) == 1);
+    CHECK(b.route.index == 1);
+    CHECK(b.route.leg_new == 1);
+    CHECK(b.fail_reason == kFailNone);
     const int32_t r = m.route_follow(0);
     CHECK(b.route.index == 1);
     if (open) {
@@ -1141,7 +1153,8 @@ TEST_CASE("The move action step 5, a waypoint that goes out of sight ends the mo
   Brain& b = brain(m, 0);
   REQUIRE(b.route.route >= 0);
   int t = 0;
-  for (; t < 900 && !(b.route.route >= 0 && b.route.index == 1); ++t) m.step(m.scripted_input());
+  // On waypoint 1 with its leg read (walked through the open door: "the leg is new" back to 0).
+  for (; t < 900 && !(b.route.route >= 0 && b.route.index == 1 && b.route.leg_new == 0); ++t) m.step(m.scripted_input());
   REQUIRE(b.route.index == 1);
   REQUIRE(b.queue_count == 1);
   REQUIRE(human(m, 0).position.y < 9.0f);
@@ -1349,4 +1362,291 @@ TEST_CASE("Path planning step 6 and Following a route, the street crowd keeps th
   }
   CHECK(ended > 0);
   CHECK(routed > 0);
+}
+
+// ============================================================ The review's rules (second read against the seed)
+
+TEST_CASE("Supplement Arrival, the distance less one update's travel (speed / 30) within the radius, 3D beyond 1 m",
+          "[warriors][follow]") {
+  // Brain_CheckMoveArrival with the supplement's rule: d = the 3D distance, or the plan distance when the 3D one is
+  // <= 1 m; +0x11d is set when d - speed / 30 <= the radius +0x118. The wall room's waypoint 0 is (2, 3, 0), r 0.25.
+  WarriorsModel m = scene(wall_level(), {human_j("a", 10, 7.5)});
+  step_with(m, move_to(0, Vec3{10, 17, 0}, kWalk, 0.5f));
+  settle(m, 0);
+  Brain& b = brain(m, 0);
+  REQUIRE(b.aim == (Vec3{2, 3, 0}));
+  REQUIRE(b.aim_radius == 0.25f);
+  auto test = [&](Vec3 p, float speed) {
+    b.arrived = 0;
+    human(m, 0).position = p;
+    human(m, 0).speed = speed;
+    m.check_move_arrival(0);
+    return b.arrived;
+  };
+  CHECK(test(Vec3{2, 3.4f, 0}, 0.0f) == 0);     // 0.4 m, standing: 0.4 > 0.25
+  CHECK(test(Vec3{2, 3.4f, 0}, 6.0f) == 1);     // 0.4 - 0.2 = 0.2 <= 0.25
+  CHECK(test(Vec3{2, 3.4f, 0}, 4.0f) == 0);     // 0.4 - 0.133 = 0.267 > 0.25
+  CHECK(test(Vec3{2, 3.4f, 0.9f}, 6.0f) == 1);  // 3D 0.985 <= 1 m: the plan distance 0.4 counts
+  CHECK(test(Vec3{2, 3.4f, 1.2f}, 6.0f) == 0);  // 3D 1.265 > 1 m: 1.265 - 0.2 > 0.25
+  CHECK(test(Vec3{2, 3.1f, 1.2f}, 30.0f) == 1); // 3D 1.204 - 1.0 = 0.204 <= 0.25
+}
+
+namespace {
+float class_of_speed(WarriorsModel& m, int slot, int32_t gait) { return speed_for_gait(m.class_of(human(m, slot)), gait); }
+
+// A line of nodes 0 (5, 5), 1 (5, 8) [, 2 (5, 14)] in an open 0..20 room; the leg 0 -> 1 of `kind`.
+Json leg_level(int kind, bool avoid = false, double z1 = 0, bool third = false, int pair = -1) {
+  Json l = empty_level();
+  add_area(l, {poly_rect(0, 0, 20, 20)}, 1);
+  add_ground(l, 0, 0, 20, 20, 0, 1);
+  add_node(l, 5, 5);
+  add_node(l, 5, 8, 0, z1);
+  add_link(l, 0, 1, kind, false, avoid);
+  if (third) {
+    add_node(l, 5, 14);
+    add_link(l, 1, 2);
+  }
+  if (pair >= 0) l["nodes"][1]["pair"] = pair;
+  return l;
+}
+}  // namespace
+
+TEST_CASE("The climb, the climb handler runs on at gait 4 and gives up after 31 failed updates", "[warriors][follow]") {
+  // Seed, The climb (0x0029b848): each update it aims at the waypoint (+0x90), heading +0x110, +0x11c = 1, turns the
+  // body and calls Climb_TryStart; on failure it runs on at gait 4 and tries again, giving up (move done) after 31
+  // failed updates. The far node (5, 8) is 3 m away: out of the probes' 1.5 m reach (N11), so every try fails.
+  WarriorsModel m = scene(leg_level(kLinkClimb), {human_j("a", 5, 5)});
+  install_route(m, 0, {0, 1});
+  Brain& b = brain(m, 0);
+  b.route.move_on = 1;
+  REQUIRE(m.route_follow(0) == 1);  // moves on to waypoint 1; its leg is read on the next call (N19)
+  REQUIRE(b.route.index == 1);
+  for (int k = 1; k <= 31; ++k) {
+    human(m, 0).position = Vec3{5, 5, 0};  // held where he stands: the tries keep failing
+    const int32_t r = m.route_follow(0);
+    INFO("try " << k);
+    CHECK(b.route.climb_fails == k);
+    if (k < 31) {
+      CHECK(r == 0);
+      CHECK(b.aim == (Vec3{5, 8, 0}));
+      CHECK(b.strafe == 1);
+      CHECK(b.move_speed == class_of_speed(m, 0, kRun));
+      CHECK(human(m, 0).action != kActClimb);
+    } else {
+      CHECK(r == 2);  // the 31st failure gives up: the move is done
+    }
+  }
+}
+
+TEST_CASE("The climb, Route_TryClimbNear - a fast climber above gait 3 climbs early within 4.5 m, state 3 for 0x80 too",
+          "[warriors][follow]") {
+  // Seed, The climb: "When the next leg is 8 or 0x80, a human with flag 0x2 (a fast climber) whose gait is above 3
+  // starts the climb early, within 4.5 m (3D) of the next waypoint: on success the state is 3, the route moves on
+  // at once, +0x11d = 1 and the leg is new = 0." He stands 0.6 m short of waypoint 0, 1.4 m from waypoint 1 (in the
+  // probes' reach).
+  for (int kind : {int(kLinkClimb), int(kLinkLedge)}) {
+    for (int variant = 0; variant < 3; ++variant) {  // 0 fast climber at a run, 1 not a fast climber, 2 gait 3
+      INFO("kind " << kind << " variant " << variant);
+      WarriorsModel m = scene(leg_level(kind), {human_j("a", 5, 6.6)});
+      install_route(m, 0, {0, 1});
+      human(m, 0).fast_climber = variant != 1;
+      human(m, 0).gait = variant == 2 ? kJog : kRun;
+      Brain& b = brain(m, 0);
+      const int32_t r = m.route_follow(0);
+      if (variant == 0) {
+        CHECK(r == 0);
+        CHECK(human(m, 0).action == kActClimb);
+        CHECK(b.route.state == 3);
+        CHECK(b.route.index == 1);
+        CHECK(b.route.leg_new == 0);
+        CHECK(b.arrived == 1);
+      } else {
+        CHECK(r == 1);  // keeps walking to waypoint 0
+        CHECK(human(m, 0).action != kActClimb);
+        CHECK(b.route.index == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("The climb, a climb that starts sets the leg is new back to 0 and state 3 or 4 by kind", "[warriors][follow]") {
+  // Seed, The speed and the legs: "Once a climb has started (+0x12 = 0)"; The climb: state 3 (kind 8) or 4 (0x80).
+  for (int kind : {int(kLinkClimb), int(kLinkLedge)}) {
+    WarriorsModel m = scene(leg_level(kind), {human_j("a", 5, 6.8)});
+    install_route(m, 0, {0, 1});
+    Brain& b = brain(m, 0);
+    b.route.move_on = 1;
+    REQUIRE(m.route_follow(0) == 1);
+    REQUIRE(b.route.leg_new == 1);
+    CHECK(m.route_follow(0) == 0);
+    CHECK(human(m, 0).action == kActClimb);
+    CHECK(b.route.state == (kind == kLinkClimb ? 3 : 4));
+    CHECK(b.route.leg_new == 0);
+  }
+}
+
+TEST_CASE("Route_Follow step 5, busy links - a jump leg within 1 m of its line, 2 m in height, 4 m ahead; a ledge within 0.5 m",
+          "[warriors][follow]") {
+  // Seed, step 5: the out link and then the in link must not be busy: kind 4 Route_IsLinkBusy (0x0029a3f0: someone
+  // within 1 m in plan of the segment and 2 m in height, within 4 m of the follower and ahead of him), kind 0x80
+  // (0x0029a6c8: someone within 0.5 m of the waypoint); other kinds are never busy. Busy -> held = 1, and within
+  // 2 m of the waypoint the move is stopped and Route_Follow returns 0.
+  struct Case {
+    int kind;
+    Vec3 other;
+    bool busy;
+    const char* what;
+  };
+  const Case cases[] = {
+      {kLinkJump, Vec3{5.5f, 7.0f, 0}, true, "on the jump's line, 2 m ahead"},
+      {kLinkJump, Vec3{6.2f, 7.0f, 0}, false, "1.2 m to the side of the line"},
+      {kLinkJump, Vec3{5.0f, 7.0f, 2.5f}, false, "2.5 m above the line"},
+      {kLinkJump, Vec3{5.0f, 4.0f, 0}, false, "behind him (the segment's start is his waypoint)"},
+      {kLinkJump, Vec3{5.0f, 7.95f, 0}, true, "at the landing, 2.95 m ahead"},
+      {kLinkLedge, Vec3{5.0f, 8.45f, 0}, true, "0.45 m from the ledge's top node"},
+      {kLinkLedge, Vec3{5.0f, 8.6f, 0}, false, "0.6 m from it"},
+      {kLinkWalk, Vec3{5.0f, 6.5f, 0}, false, "a walked link is never busy"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    WarriorsModel m = scene(leg_level(c.kind), {human_j("a", 5, 5), human_j("b", c.other.x, c.other.y, c.other.z)});
+    install_route(m, 0, {0, 1});
+    Brain& b = brain(m, 0);
+    const int32_t r = m.route_follow(0);
+    CHECK(b.route.held == (c.busy ? 1 : 0));
+    if (c.busy) {
+      CHECK(r == 0);  // within 2 m of waypoint 0: stopped at it
+      CHECK(b.aim == (Vec3{5, 5, 0}));
+      CHECK(b.aim_radius == 0.0f);
+      CHECK(b.move_speed == 0.0f);
+    } else {
+      CHECK(r == 1);
+    }
+  }
+}
+
+TEST_CASE("Supplement Jump legs, landing within 1.5 m of the landing waypoint carries on at once, farther ends the move",
+          "[warriors][follow]") {
+  // Route_Follow step 1 with the route state 1 (jumping) or 2 (dropping): within 1.5 m (3D) of the landing waypoint
+  // the action carries on (N20: the route moves on past it), otherwise the move ends to be planned again (2).
+  for (int state : {1, 2}) {
+    for (double off : {1.4, 1.6}) {
+      INFO("state " << state << " landed " << off << " m off");
+      WarriorsModel m = scene(leg_level(kLinkJump, false, 0, true), {human_j("a", 5 + off, 8)});
+      install_route(m, 0, {0, 1, 2});
+      Brain& b = brain(m, 0);
+      b.route.index = 1;
+      b.route.leg_new = 0;
+      b.route.state = state;
+      const int32_t r = m.route_follow(0);
+      if (off < 1.5) {
+        CHECK(r == 1);
+        CHECK(b.route.index == 2);
+        CHECK(b.route.state == 0);
+      } else {
+        CHECK(r == 2);
+        CHECK(b.route.index == 1);
+        CHECK(b.route.state == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("Supplement Jump legs, the landing point is the take-off projected onto the pair line, not clamped", "[warriors][follow]") {
+  // Node 1 (5, 8, -2) lands the jump; its pair node 2 (5, 14, 0) gives the line through both (N21). The
+  // take-off (4, y, 0) projects at t = ((y - 8) * 6 + 2 * 2) / (36 + 4) along (0, 6, 2): from y 5, t = -0.35
+  // gives (5, 5.9, -2.7) (before the node, not clamped); from y 16, t = 1.3 gives (5, 15.8, 0.6) (past the pair).
+  struct Case { double y; Vec3 expect; };
+  for (const Case& c : {Case{5, Vec3{5, 5.9f, -2.7f}}, Case{16, Vec3{5, 15.8f, 0.6f}}}) {
+    INFO("take-off y " << c.y);
+    Json lv = leg_level(kLinkJump, false, -2, true, 2);
+    WarriorsModel m = scene(lv, {human_j("a", 4, c.y)});
+    install_route(m, 0, {0, 1, 2});
+    Brain& b = brain(m, 0);
+    b.route.index = 1;
+    b.route.leg_new = 1;
+    CHECK(m.jump_leg(0) == 0);
+    const Vec3 to = human(m, 0).leg_to;
+    CHECK(to.x == Approx(c.expect.x).margin(1e-5));
+    CHECK(to.y == Approx(c.expect.y).margin(1e-5));
+    CHECK(to.z == Approx(c.expect.z).margin(1e-5));
+  }
+}
+
+TEST_CASE("Link kinds, the charge (0x40 with the avoid bit) runs at the door and breaks it open, then walks through",
+          "[warriors][follow]") {
+  // Seed, Link kinds: "any, avoid bit set, 0x40: the charge at a breakable door or pane"; supplement: kind 0x40 is
+  // given by a breakable door, and opening sets flag 8 on its hole (N13). The door room with the door link a charge.
+  const Vec3 dest{4, 17, 0};
+  WarriorsModel m = scene(door_level(kLinkCharge, true), {human_j("a", 4, 3)});
+  step_with(m, move_to(0, dest, kWalk, 0.5f));
+  Brain& b = brain(m, 0);
+  REQUIRE(b.route.route == static_cast<int32_t>(kPoolTop));
+  REQUIRE(route_nodes(m, kPoolTop) == std::vector<int>{0, 1});
+  const std::size_t hole = 2;  // the door's hole (polygon 2)
+  REQUIRE((m.state().nav.polygon_flags[hole] & 8) == 0);
+  bool ran = false, broke = false;
+  int t = 0;
+  for (; t < 900 && b.queue_count > 0; ++t) {
+    const bool was_open = (m.state().nav.polygon_flags[hole] & 8) != 0;
+    m.step(m.scripted_input());
+    if (b.route.route >= 0 && b.route.index == 1 && b.route.leg_new == 1 && b.move_speed > 0.0f)
+      ran = ran || b.move_speed == class_of_speed(m, 0, kRun);
+    if (!was_open && (m.state().nav.polygon_flags[hole] & 8) != 0) {
+      broke = true;
+      CHECK(plan_dist(human(m, 0).position, Vec3{10, 13, 0}) <= 0.5);  // broken open on reaching the waypoint
+    }
+  }
+  CHECK(ran);     // he charged at a run
+  CHECK(broke);   // the door broke open
+  CHECK(b.queue_count == 0);
+  CHECK(b.fail_reason == kFailNone);
+  CHECK(plan_dist(human(m, 0).position, dest) <= 0.5 + 1e-4);
+  CHECK(!m.leg_avoided(kPoolTop, 1));  // the link no longer counts its avoid bit
+}
+
+TEST_CASE("Route_Follow step 6, a walked link marked by a hazard sphere is refused with +0x284 = 2", "[warriors][follow]") {
+  // Hazard spheres mark links within r + 0.3 m avoided; a walked (kind 1) leg with the avoid bit is refused: 2.
+  WarriorsModel m = scene(leg_level(kLinkWalk, false, 0, true), {human_j("a", 5, 5)});
+  install_route(m, 0, {0, 1, 2});
+  add_hazard(m.scenario().level, m.mutable_state().nav, Vec3{5.2f, 6.5f, 0}, 0.5f, 0);
+  Brain& b = brain(m, 0);
+  REQUIRE(m.leg_avoided(kPoolTop, 1));
+  b.route.move_on = 1;
+  REQUIRE(m.route_follow(0) == 1);  // moved on to waypoint 1; the leg read on the next call
+  CHECK(m.route_follow(0) == 2);
+  CHECK(b.fail_reason == kFailEdge);
+}
+
+TEST_CASE("Waypoint claims, N18 - a claim outlives the move that made it and a nearer human takes it over", "[warriors][follow]") {
+  // Supplement: claims are released on moving on (not over kind 4) and by a level reset; a move that ends does not
+  // release them (N18). The nearer of two humans keeps a node, so a stale claim gives way to anyone nearer.
+  WarriorsModel m = scene(leg_level(kLinkWalk, false, 0, true), {human_j("a", 5, 5.1), human_j("b", 8, 8)});
+  install_route(m, 0, {0, 1, 2});
+  REQUIRE(m.route_follow(0) == 1);
+  REQUIRE(holder(m, 0) == 0);
+  m.release_route(0);  // the move ends: the route goes back to the pool
+  CHECK(holder(m, 0) == 0);  // the claim stays
+  // b is 4.24 m from node 0 and a 0.1 m: a keeps it.
+  install_route(m, 1, {0, 1, 2}, kPoolTop - 1);
+  CHECK(m.route_follow(1) == 1);
+  CHECK(brain(m, 1).route.held == 1);
+  CHECK(holder(m, 0) == 0);
+  // a walks away (to 9, 9): b is nearer now and takes the node.
+  human(m, 0).position = Vec3{9, 9, 0};
+  human(m, 1).position = Vec3{5, 6, 0};
+  CHECK(m.route_follow(1) == 1);
+  CHECK(holder(m, 0) == 1);
+  CHECK(brain(m, 1).route.held == 0);
+}
+
+TEST_CASE("Path planning step 6, N23 - with all 32 routes in use the request fails with +0x284 = 1", "[warriors][follow]") {
+  // The wall room: (10, 7.5) to (10, 17) needs a route (the wall is in the way). Every pool slot taken: none built.
+  WarriorsModel m = scene(wall_level(), {human_j("a", 10, 7.5)});
+  for (auto& r : m.mutable_state().nav.routes) r.in_use = 1;
+  step_with(m, move_to(0, Vec3{10, 17, 0}, kWalk, 0.5f));
+  for (int k = 0; k < 5 && brain(m, 0).queue_count > 0; ++k) m.step(m.scripted_input());
+  CHECK(brain(m, 0).queue_count == 0);
+  CHECK(brain(m, 0).route.route == -1);
+  CHECK(brain(m, 0).fail_reason == kFailNoRoute);
 }
