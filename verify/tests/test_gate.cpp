@@ -5,6 +5,7 @@
 
 #include "fixtures.h"
 #include "lockstep/core/json_load.h"
+#include "lockstep/core/model.h"
 #include "lockstep/verify/gate.h"
 
 using namespace lockstep;
@@ -99,4 +100,87 @@ TEST_CASE("gate files are checked by JSON path", "[gate]") {
   CHECK_THROWS_WITH(verify::load_gate(t.file), Catch::Contains("$.scenarios[0].scenario: no such file"));
   std::ofstream(t.file) << R"({"scenarios": []})";
   CHECK_THROWS_WITH(verify::load_gate(t.file), Catch::Contains("$.scenarios: a gate needs at least one scenario"));
+}
+
+namespace {
+// A toy model in two versions under one name: version 2 counts by twos. The gate must not compare a v1 golden
+// tick by tick with a v2 run (its state may have changed shape), but say so and let --update adopt the new run.
+template <uint32_t V>
+struct Counter {
+  struct Scenario {
+    std::string model = "gate_counter";
+    template <class S, class F>
+    static void fields(S& s, F&& f) {
+      f(FieldInfo{"model"}, s.model);
+    }
+  };
+  struct Input {
+    int32_t push = 0;
+    template <class S, class F>
+    static void fields(S& s, F&& f) {
+      f(FieldInfo{"push"}, s.push);
+    }
+  };
+  struct State {
+    uint64_t tick = 0;
+    int64_t value = 0;
+    template <class S, class F>
+    static void fields(S& s, F&& f) {
+      f(FieldInfo{"tick"}, s.tick);
+      f(FieldInfo{"value"}, s.value);
+    }
+  };
+  static constexpr std::string_view kName = "gate_counter";
+  static constexpr uint32_t kVersion = V;
+  static constexpr uint32_t kTickRateHz = 10;
+  static Scenario load_scenario(const Json& j, const JsonReader& r) {
+    Scenario s;
+    r.read(j, s, "$");
+    return s;
+  }
+  explicit Counter(Scenario) {}
+  void step(const Input& in) {
+    state_.value += in.push * static_cast<int64_t>(V);
+    ++state_.tick;
+  }
+  Input scripted_input() const { return Input{1}; }
+  uint64_t tick() const { return state_.tick; }
+  const State& state() const { return state_; }
+  void set_state(const State& s) { state_ = s; }
+  State state_;
+};
+}  // namespace
+
+TEST_CASE("gate, a golden made by another model version fails by name until --update adopts the new run", "[gate]") {
+  fs::path dir = fs::temp_directory_path() / ("lockstep-gate-version-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream((dir / "counter.json").string()) << R"({"model": "gate_counter"})";
+  const std::string file = (dir / "gate.json").string();
+  std::ofstream(file) << Json{{"name", "versions"},
+                              {"scenarios", {{{"scenario", (dir / "counter.json").string()}, {"ticks", 30}, {"golden", "c.lsr"}}}}}
+                             .dump();
+  verify::GateOptions upd;
+  upd.update = true;
+  register_model_type<Counter<1>>();
+  REQUIRE(verify::run_gate(file, upd)[0].passed);  // the v1 golden
+  REQUIRE(verify::run_gate(file, {})[0].passed);
+
+  register_model_type<Counter<2>>();  // a new build: the model is now version 2
+  auto cases = verify::run_gate(file, {});
+  REQUIRE(cases.size() == 1);
+  CHECK_FALSE(cases[0].passed);
+  CHECK(cases[0].message ==
+        "the golden recording was made by gate_counter v1, this build runs gate_counter v2 (review the change, then run the "
+        "gate with --update)");
+  CHECK(cases[0].report.empty());  // no tick-by-tick report across versions
+  cases = verify::run_gate(file, upd);
+  CHECK(cases[0].passed);
+  CHECK(cases[0].updated);
+  CHECK(cases[0].message.find("the golden recording was made by gate_counter v1, this build runs gate_counter v2: wrote ") == 0);
+  CHECK(verify::run_gate(file, {})[0].passed);  // the v2 golden now passes
+  register_model_type<Counter<1>>();  // and an old build fails against it the same way
+  CHECK(verify::run_gate(file, {})[0].message.find("made by gate_counter v2, this build runs gate_counter v1") !=
+        std::string::npos);
+  fs::remove_all(dir);
 }
