@@ -409,6 +409,43 @@ float acos(float x) {
   return static_cast<float>(sign_of(x) ? kPiD - a : a);
 }
 
+// exp: ln 2 = kLn2Hi + kLn2Lo; kLn2Hi has 32 significant bits, so k * kLn2Hi is
+// exact for |k| < 2^20 (here |k| <= 151).
+constexpr double kLn2Hi = 0x1.62e42fefp-1;
+constexpr double kLn2Lo = 0x1.473de6af278edp-34;  // ln 2 - kLn2Hi, nearest double
+constexpr double kInvLn2 = 0x1.71547652b82fep+0;
+// Guards only: between them the double result is finite and normal, and its one
+// rounding to float gives inf above ln(FLT_MAX) and the subnormals/zero below.
+constexpr float kExpOverflow = 89.0f;
+constexpr float kExpUnderflow = -104.0f;
+
+float exp(float x) {
+  const u32 ix = bits_of(x) & kAbsMask;
+  if (ix > kInfBits) {
+    return canonical_nan();
+  }
+  if (x > kExpOverflow) {
+    return std::bit_cast<float>(kInfBits);
+  }
+  if (x < kExpUnderflow) {
+    return 0.0f;
+  }
+  const double xd = static_cast<double>(x);
+  // k = round(x / ln 2), by the 1.5 * 2^52 trick (round to nearest even).
+  const double kd = (xd * kInvLn2 + kRoundMagic) - kRoundMagic;
+  const int k = static_cast<int>(kd);
+  const double r = (xd - kd * kLn2Hi) - kd * kLn2Lo;
+  // e^r = sum r^n / n!, n = 0..13, Horner from the top; the coefficients 1/n!
+  // are the nearest doubles (1/2, 1/6, ... exact where a power of two).
+  const double p =
+      1.0 + r * (1.0 + r * (0x1.0p-1 + r * (0x1.5555555555555p-3 + r * (0x1.5555555555555p-5 +
+      r * (0x1.1111111111111p-7 + r * (0x1.6c16c16c16c17p-10 + r * (0x1.a01a01a01a01ap-13 +
+      r * (0x1.a01a01a01a01ap-16 + r * (0x1.71de3a556c734p-19 + r * (0x1.27e4fb7789f5cp-22 +
+      r * (0x1.ae64567f544e4p-26 + r * (0x1.1eed8eff8d898p-29 + r * 0x1.6124613a86d09p-33))))))))))));
+  // k in [-151, 128]: 2^k is a normal double and the product is exact.
+  return static_cast<float>(p * pow2(k));
+}
+
 float sqrt(float x) {
   if (!(x >= 0.0f)) {  // NaN or x < 0 (but -0 >= 0 holds: sqrt(-0) = -0)
     return canonical_nan();

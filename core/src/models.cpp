@@ -3,6 +3,7 @@
 #include <map>
 
 #include "lockstep/core/model.h"
+#include "station/station.h"
 #include "wander/wander.h"
 #include "warriors/warriors.h"
 
@@ -15,6 +16,7 @@ using Factory = ModelFactory;
 // An ordered map: listing order is stable (no iteration over unordered containers).
 std::map<std::string, Factory>& registry() {
   static std::map<std::string, Factory> r = {
+      {"station", &make_model_of<station::StationModel>},
       {"wander", &make_model_of<wander::WanderModel>},
       {"warriors", &make_model_of<warriors::WarriorsModel>},
   };

@@ -716,3 +716,40 @@ TEST_CASE("angle degree conversions hit the pi constants exactly", "[angle]") {
   }
   CHECK(bad == 0);
 }
+
+// ---------------------------------------------------------------------------
+// exp (added for the station model's social force, docs/station-forces.md)
+// ---------------------------------------------------------------------------
+
+TEST_CASE("dmath exp is within the documented ulp bound over its finite range", "[dmath][accuracy]") {
+  // Every float from the subnormal results (x near -104) to the largest finite result (x near 88.72).
+  auto in = make_inputs(-103.9f, 88.72f, 88.72f, 11);
+  const auto low = make_inputs(-103.9f, -87.0f, 1.0f, 12);  // the uniform sweep covers the subnormal results
+  in.insert(in.end(), low.begin(), low.begin() + 400'000);
+  check_stats("exp", measure(in, [](float x) { return dm::exp(x); }, ts::ref_exp));
+}
+
+TEST_CASE("dmath exp special values and range ends", "[dmath][special]") {
+  CHECK(bits(dm::exp(0.0f)) == bits(1.0f));
+  CHECK(bits(dm::exp(-0.0f)) == bits(1.0f));
+  CHECK(dm::exp(1.0f) == ts::ref_round(ts::ref_exp(1.0f)));  // e, correctly rounded: 0x402DF854
+  CHECK(bits(dm::exp(1.0f)) == 0x402DF854u);
+  CHECK(dm::exp(kInf) == kInf);
+  CHECK(bits(dm::exp(-kInf)) == bits(0.0f));
+  CHECK(bits(dm::exp(from_bits(0x7fc12345u))) == kCanonicalNaN);
+  CHECK(bits(dm::exp(from_bits(0xffc00001u))) == kCanonicalNaN);
+  // The overflow edge: the largest x with a finite result, and the next float up.
+  const float x_max = from_bits(0x42b17217u);  // 88.7228317
+  CHECK(dm::exp(x_max) < kInf);
+  CHECK(dm::exp(x_max) == ts::ref_round(ts::ref_exp(x_max)));
+  CHECK(dm::exp(from_bits(0x42b17218u)) == kInf);  // 88.7228394 > ln(FLT_MAX)
+  CHECK(dm::exp(100.0f) == kInf);
+  // The underflow edge: the least subnormal, then zero.
+  CHECK(dm::exp(-103.0f) == ts::ref_round(ts::ref_exp(-103.0f)));
+  CHECK(bits(dm::exp(-103.0f)) != 0u);
+  CHECK(bits(dm::exp(-104.0f)) == 0u);
+  CHECK(bits(dm::exp(-1000.0f)) == 0u);
+  // Tiny arguments round to 1 (within one ulp on either side).
+  CHECK(dm::exp(1e-9f) == 1.0f);
+  CHECK(dm::exp(-1e-9f) == 1.0f);
+}

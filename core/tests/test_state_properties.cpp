@@ -33,6 +33,12 @@ std::unique_ptr<Model> small_world(const std::string& model) {
     for (int k = 0; k < 40; ++k) m->step_scripted();
     return m;
   }
+  if (model == "station") {
+    // The small hall: spawning portals, a column, two placed walkers, a measurement area; 3 s in.
+    auto m = make_model(parse_json_file(fixtures::path("station/hall.json")), "hall");
+    for (int k = 0; k < 60; ++k) m->step_scripted();
+    return m;
+  }
   FAIL("no small world for model " << model);
   return nullptr;
 }

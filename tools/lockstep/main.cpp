@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <cctype>
+#include <cmath>
 #include <fstream>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +13,8 @@
 
 #include "lockstep/core/model.h"
 #include "lockstep/core/text.h"
+#include "lockstep/trajectory/sqlite.h"
+#include "station/station.h"
 #include "lockstep/replay/lsr.h"
 #include "lockstep/replay/replay.h"
 #include "lockstep/traces/commands.h"
@@ -71,6 +74,91 @@ int cmd_fields(const std::string& scenario_path, const std::vector<std::string>&
     for (const auto& g : globs) what += (what.empty() ? "" : " ") + g;
     throw lockstep::InputError(scenario_path, "--fields", "no field matches " + what + " (try without a pattern)");
   }
+  return kExitOk;
+}
+
+/// `lockstep trajectory`: a station run's walkers, frame by frame, in JuPedSim's SQLite layout (PedPy reads it).
+struct TrajectoryArgs {
+  std::string scenario, out, floor;
+  long long ticks = -1;
+  long long every = 2;
+};
+
+int cmd_trajectory(const TrajectoryArgs& a) {
+  namespace st = lockstep::station;
+  namespace tj = lockstep::trajectory;
+  auto model = lockstep::load_scenario_file(a.scenario);
+  auto* adapter = dynamic_cast<lockstep::ModelAdapter<st::StationModel>*>(model.get());
+  if (!adapter)
+    throw lockstep::InputError(a.scenario, "$.model", "trajectories are written for the station model, not " + model->info().name);
+  const st::StationModel& m = adapter->model();
+  const auto& sc = m.scenario();
+  // The floor: by id, or the first.
+  uint32_t floor = 0;
+  if (!a.floor.empty()) {
+    bool found = false;
+    std::string ids;
+    for (std::size_t f = 0; f < sc.floors.size(); ++f) {
+      ids += (ids.empty() ? "" : ", ") + sc.floors[f].id;
+      if (sc.floors[f].id == a.floor) floor = static_cast<uint32_t>(f), found = true;
+    }
+    if (!found) throw lockstep::InputError(a.scenario, "--floor", "no floor \"" + a.floor + "\" (floors: " + ids + ")");
+  }
+  uint64_t ticks = 0;
+  if (a.ticks >= 0) {
+    ticks = static_cast<uint64_t>(a.ticks);
+  } else {
+    const auto j = lockstep::parse_json_text(model->scenario_json(), a.scenario);
+    ticks = j.contains("ticks") && j["ticks"].is_number_unsigned() ? j["ticks"].get<uint64_t>() : 0;
+    if (ticks == 0) throw lockstep::InputError(a.scenario, "$.ticks", "the scenario names no run length: give --ticks");
+  }
+  // The walkable area: the floor's outlines minus its obstacles, holes and voids.
+  const auto& fl = sc.floors[floor];
+  auto ring = [](const std::vector<st::V2>& poly) {
+    tj::Ring r;
+    for (const auto& p : poly) r.emplace_back(static_cast<double>(p.x), static_cast<double>(p.y));
+    return r;
+  };
+  std::vector<tj::Ring> walkable, solids;
+  for (const auto& p : fl.walkable) walkable.push_back(ring(p));
+  for (const auto* set : {&fl.obstacles, &fl.holes, &fl.voids})
+    for (const auto& p : *set) solids.push_back(ring(p));
+  std::string wkt;
+  try {
+    wkt = tj::wkt_floor(walkable, solids);
+  } catch (const std::invalid_argument& e) {
+    throw lockstep::InputError(a.scenario, "$.floors[" + std::to_string(floor) + "]", e.what());
+  }
+  const double fps = static_cast<double>(model->info().tick_rate_hz) / static_cast<double>(a.every);
+  tj::SqliteTrajectoryWriter w(a.out, fps, wkt);
+  std::vector<tj::TrajectoryRow> rows;
+  auto frame = [&](uint64_t n) {
+    rows.clear();
+    const auto& ws = m.state().walkers;
+    for (std::size_t i = 0; i < ws.size(); ++i) {
+      const auto& wk = ws[i];
+      if (wk.phase != st::Phase::Walking || wk.floor != floor) continue;
+      double ox = wk.vel.x, oy = wk.vel.y;
+      double len = std::sqrt(ox * ox + oy * oy);
+      if (len < 1e-3) ox = wk.dir.x, oy = wk.dir.y, len = std::sqrt(ox * ox + oy * oy);
+      if (len < 1e-6) ox = 1.0, oy = 0.0, len = 1.0;
+      rows.push_back(tj::TrajectoryRow{static_cast<int64_t>(i), wk.pos.x, wk.pos.y, ox / len, oy / len});
+    }
+    w.write_frame(n, rows);
+  };
+  {
+    Progress progress("trajectory", ticks);
+    frame(0);
+    for (uint64_t k = 1; k <= ticks; ++k) {
+      model->step_scripted();
+      if (k % static_cast<uint64_t>(a.every) == 0) frame(k / static_cast<uint64_t>(a.every));
+      progress.update(k);
+    }
+  }
+  w.close();
+  std::printf("wrote %s: %llu frames at %g fps, %llu rows, floor \"%s\"\n", a.out.c_str(),
+              static_cast<unsigned long long>(w.frames_written()), fps, static_cast<unsigned long long>(w.rows_written()),
+              fl.id.c_str());
   return kExitOk;
 }
 
@@ -697,6 +785,23 @@ int main(int argc, char** argv) {
       "The third column is where the original program keeps the field (\"brain+0x114\": the brain's\n"
       "+0x114), from the model's field listing: what a trace map's \"field\" names (docs/traces.md).");
 
+  TrajectoryArgs traj_a;
+  auto* trajc = app.add_subcommand("trajectory", "Write a station run's trajectories for PedPy (JuPedSim's SQLite layout)");
+  trajc->add_option("scenario", traj_a.scenario, "A station scenario JSON file")->required()->check(CLI::ExistingFile);
+  trajc->add_option("--out,-o", traj_a.out, "The SQLite file to write (replaced if it exists)")->required();
+  trajc->add_option("--ticks,-n", traj_a.ticks, "How many ticks to run (default: the scenario's \"ticks\")")
+      ->check(CLI::NonNegativeNumber);
+  trajc->add_option("--every", traj_a.every, "Write every Kth tick as a frame (default 2: 10 fps at dt 0.05 s)")
+      ->check(CLI::Range(1LL, 1000000LL));
+  trajc->add_option("--floor", traj_a.floor, "The floor id to write (default: the first floor); PedPy has no height");
+  trajc->footer(
+      "\nExample:\n  lockstep trajectory fixtures/station/hall.json -o hall.sqlite\n"
+      "Frame n is tick n*K (fps = 20/K); a row per walker still walking on the floor: its slot as id, its\n"
+      "position in metres and its heading (velocity, or desired direction when standing). The geometry is\n"
+      "the floor minus its obstacles, holes and voids. In Python:\n"
+      "  pedpy.load_trajectory_from_jupedsim_sqlite(trajectory_file=pathlib.Path(\"hall.sqlite\"))\n"
+      "(docs/trajectories.md).");
+
   RecordArgs rec_a;
   auto* record = app.add_subcommand("record", "Run a scenario and record every tick's input and state hashes (.lsr)");
   record->add_option("scenario", rec_a.scenario, "Scenario JSON file")->required()->check(CLI::ExistingFile);
@@ -818,6 +923,7 @@ int main(int argc, char** argv) {
   try {
     if (run->parsed()) return cmd_run(scenario, ticks, json);
     if (fieldsc->parsed()) return cmd_fields(fields_scenario, fields_globs, fields_json);
+    if (trajc->parsed()) return cmd_trajectory(traj_a);
     if (record->parsed()) return cmd_record(rec_a);
     if (replay->parsed()) return cmd_replay(rep_a);
     if (inspect->parsed()) return cmd_inspect(insp_path, insp_json);
@@ -832,6 +938,9 @@ int main(int argc, char** argv) {
       return cmd_state(state_path, state_tick, state_out, state_json);
     }
   } catch (const lockstep::InputError& e) {
+    std::fprintf(stderr, "lockstep: %s\n", e.what());
+    return kExitBadInput;
+  } catch (const lockstep::trajectory::TrajectoryError& e) {
     std::fprintf(stderr, "lockstep: %s\n", e.what());
     return kExitBadInput;
   } catch (const std::exception& e) {

@@ -127,7 +127,7 @@ TEST_CASE("map: every key is checked and errors name the JSON path", "[traces][m
              Catch::Contains("m.map.json: $.columns[0].tolerence: unknown key"));
   CHECK_THAT(err(R"({"model": "wander", "columns": [{"column": "a", "field": "tick", "type": "float"}]})"),
              Catch::Contains("$.columns[0].type: unknown type \"float\""));
-  CHECK_THAT(err(R"({"model": "chess", "columns": []})"), Catch::Contains("$.model: unknown model \"chess\" (known: wander"));
+  CHECK_THAT(err(R"({"model": "chess", "columns": []})"), Catch::Contains("$.model: unknown model \"chess\" (known: station, wander"));
   CHECK_THAT(err(R"({"model": "wander", "columns": []})"), Catch::Contains("$.columns: expected a non-empty array"));
   CHECK_THAT(err(R"({"model": "wander", "columns": [{"column": "a", "type": "u64"}]})"), Catch::Contains("$.columns[0].field: missing"));
   CHECK_THAT(err(R"({"model": "wander", "columns": [{"field": "tick", "type": "u64"}]})"),

@@ -156,8 +156,8 @@ TEST_CASE("Scenario errors name the file, the JSON path and what was expected", 
         "bad.json: $.script[0].entity: no entity 0 (the scenario has 0)");
   CHECK(error_of(R"({"model": "wander", "entities": [{}], "script": [{"kind": "jump"}]})") ==
         "bad.json: $.script[0].kind: expected impulse, warp, set_start or stop_smooth, got \"jump\"");
-  CHECK(error_of(R"({"model": "warriorz"})") == "bad.json: $.model: unknown model \"warriorz\" (known: wander, warriors)");
-  CHECK(error_of(R"({"entities": []})") == "bad.json: $.model: expected the model's name as a string (one of: wander, warriors)");
+  CHECK(error_of(R"({"model": "warriorz"})") == "bad.json: $.model: unknown model \"warriorz\" (known: station, wander, warriors)");
+  CHECK(error_of(R"({"entities": []})") == "bad.json: $.model: expected the model's name as a string (one of: station, wander, warriors)");
   CHECK(error_of(R"([1, 2])") == "bad.json: $: expected a scenario object, got an array");
   CHECK(error_of(R"({"model": "wander", "seed": "x"})") == "bad.json: $.seed: expected an integer, got a string");
 }

@@ -1,0 +1,350 @@
+// The force law (docs/station-forces.md): a social-force model after Helbing,
+// Farkas & Vicsek (2000), sub-stepped, with sums in fixed point so that no
+// result depends on the order of walkers; sight yaw; the integrator that
+// refuses a step into a solid.
+#include <algorithm>
+#include <cstring>
+
+#include "station/station.h"
+
+namespace lockstep::station {
+
+namespace {
+
+// ---- parameters (docs/station-forces.md has each one's source)
+constexpr float kMass = 80.0f;            ///< kg, HFV 2000
+constexpr float kTau = 0.5f;              ///< s relaxation time, HFV 2000
+constexpr float kA = 2000.0f;             ///< N, social repulsion strength, HFV 2000
+constexpr float kB = 0.08f;               ///< m, its range, HFV 2000
+constexpr float kBodyK = 1.2e5f;          ///< kg/s^2, body compression, HFV 2000
+constexpr float kKappa = 2.4e5f;          ///< kg/(m s), sliding friction, HFV 2000
+constexpr float kLambda = 0.5f;           ///< anisotropy: weight behind (HM 1995's 0.5 outside the field of view)
+constexpr float kSocialRange = 1.0f;      ///< m of gap beyond which A exp(gap/B) (< 0.01 N) is dropped
+constexpr float kMaxSpeedFactor = 1.3f;   ///< |v| <= 1.3 v0 (HM 1995's v_max)
+constexpr int kSubSteps = 4;              ///< dt / 4 = 12.5 ms per sub-step (stability, S16)
+constexpr float kMoveMargin = 0.3f;       ///< m of motion within a tick the neighbour lists allow for
+constexpr float kSkin = 0.02f;            ///< m: a centre may not come closer than this to a wall line
+// Sight (docs/station-forces.md, "Sight yaw").
+constexpr float kSightRange = 4.0f;       ///< m ahead
+constexpr float kSightMargin = 0.3f;      ///< m added to the two radii: the lateral clearance wanted
+constexpr float kSameWaySpeed = 0.3f;     ///< m/s along my heading: someone going my way
+constexpr float kOvertakeMargin = 0.2f;   ///< m/s slower than my desired speed: overtake
+constexpr float kSidestepMaxYaw = 0.6f;   ///< rad (34 degrees)
+constexpr float kFollowMaxYaw = 0.25f;    ///< rad (14 degrees)
+
+// Fixed-point accumulation (2^-32 m/s^2): integer sums are associative, so a
+// walker's total does not depend on the order its neighbours are visited in.
+constexpr float kFix = 4294967296.0f;  // 2^32
+constexpr float kFixInv = 1.0f / 4294967296.0f;
+constexpr float kFixClamp = 1.0e6f;  // m/s^2, far beyond any contact
+inline int64_t to_fix(float a) {
+  a = a > kFixClamp ? kFixClamp : (a < -kFixClamp ? -kFixClamp : a);
+  return static_cast<int64_t>(a * kFix);
+}
+inline float from_fix(int64_t v) { return static_cast<float>(v) * kFixInv; }
+
+}  // namespace
+
+void StationModel::rebuild_neighbours() {
+  // A uniform grid rebuilt each step (cells of 2 m, wider for very large
+  // bodies), filled in walker index order: deterministic iteration.
+  const auto n = static_cast<uint32_t>(state_.walkers.size());
+  float maxr = 0.0f, minx = 0, miny = 0, maxx = 0, maxy = 0;
+  for (std::size_t f = 0; f < floors_.size(); ++f) {
+    const auto& g = floors_[f];
+    if (f == 0 || g.minx < minx) minx = g.minx;
+    if (f == 0 || g.miny < miny) miny = g.miny;
+    if (f == 0 || g.maxx > maxx) maxx = g.maxx;
+    if (f == 0 || g.maxy > maxy) maxy = g.maxy;
+  }
+  for (const Walker& w : state_.walkers)
+    if (w.phase == Phase::Walking && w.radius > maxr) maxr = w.radius;
+  max_radius_ = maxr;
+  CellGrid& gr = walker_grid_;
+  const float need = 2.0f * maxr + kSocialRange + kMoveMargin;
+  gr.cell = need > 2.0f ? need : 2.0f;
+  gr.x0 = minx - 1.0f;
+  gr.y0 = miny - 1.0f;
+  gr.nx = static_cast<int32_t>((maxx + 1.0f - gr.x0) / gr.cell) + 1;
+  gr.ny = static_cast<int32_t>((maxy + 1.0f - gr.y0) / gr.cell) + 1;
+  const std::size_t ncell = static_cast<std::size_t>(gr.nx) * static_cast<std::size_t>(gr.ny);
+  gr.start.assign(ncell + 1, 0);
+  std::vector<uint32_t> cell_of(n, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    const Walker& w = state_.walkers[i];
+    if (w.phase != Phase::Walking) continue;
+    const auto c = static_cast<uint32_t>(gr.cy(w.pos.y) * gr.nx + gr.cx(w.pos.x));
+    cell_of[i] = c;
+    ++gr.start[c + 1];
+  }
+  for (std::size_t c = 0; c < ncell; ++c) gr.start[c + 1] += gr.start[c];
+  gr.items.assign(gr.start[ncell], 0);
+  std::vector<uint32_t> fill(gr.start.begin(), gr.start.end() - 1);
+  for (uint32_t i = 0; i < n; ++i)
+    if (state_.walkers[i].phase == Phase::Walking) gr.items[fill[cell_of[i]]++] = i;
+
+  // Force neighbours: within r_i + r_j + the social range + the motion margin.
+  nb_start_.assign(n + 1, 0);
+  nb_items_.clear();
+  for (uint32_t i = 0; i < n; ++i) {
+    nb_start_[i] = static_cast<uint32_t>(nb_items_.size());
+    const Walker& w = state_.walkers[i];
+    if (w.phase != Phase::Walking) continue;
+    const int32_t cx = gr.cx(w.pos.x), cy = gr.cy(w.pos.y);
+    for (int32_t y = std::max(cy - 1, 0); y <= std::min(cy + 1, gr.ny - 1); ++y)
+      for (int32_t x = std::max(cx - 1, 0); x <= std::min(cx + 1, gr.nx - 1); ++x) {
+        const std::size_t c = static_cast<std::size_t>(y * gr.nx + x);
+        for (uint32_t k = gr.start[c]; k < gr.start[c + 1]; ++k) {
+          const uint32_t j = gr.items[k];
+          if (j == i) continue;
+          const Walker& o = state_.walkers[j];
+          if (o.floor != w.floor) continue;
+          const float reach = w.radius + o.radius + kSocialRange + kMoveMargin;
+          if (sqr_length(o.pos - w.pos) < reach * reach) nb_items_.push_back(j);
+        }
+      }
+  }
+  nb_start_[n] = static_cast<uint32_t>(nb_items_.size());
+
+  // Nearby walls, once per tick.
+  wall_start_.assign(n + 1, 0);
+  wall_items_.clear();
+  for (uint32_t i = 0; i < n; ++i) {
+    wall_start_[i] = static_cast<uint32_t>(wall_items_.size());
+    if (state_.walkers[i].phase == Phase::Walking) gather_walls(i);
+  }
+  wall_start_[n] = static_cast<uint32_t>(wall_items_.size());
+}
+
+void StationModel::gather_walls(uint32_t i) {
+  const Walker& w = state_.walkers[i];
+  const FloorGeom& fl = floors_[w.floor];
+  const CellGrid& gr = fl.wall_grid;
+  const float reach = w.radius + kSocialRange + kMoveMargin;
+  const std::size_t first = wall_items_.size();
+  const int32_t x0 = gr.cx(w.pos.x - reach), x1 = gr.cx(w.pos.x + reach);
+  const int32_t y0 = gr.cy(w.pos.y - reach), y1 = gr.cy(w.pos.y + reach);
+  for (int32_t y = y0; y <= y1; ++y)
+    for (int32_t x = x0; x <= x1; ++x) {
+      const std::size_t c = static_cast<std::size_t>(y * gr.nx + x);
+      for (uint32_t k = gr.start[c]; k < gr.start[c + 1]; ++k) {
+        const Wall& wl = fl.walls[gr.items[k]];
+        if (sqr_length(closest_on_segment(w.pos, wl.a, wl.b) - w.pos) < reach * reach) wall_items_.push_back(gr.items[k]);
+      }
+    }
+  // A wall listed by several cells once, in wall order.
+  std::sort(wall_items_.begin() + static_cast<std::ptrdiff_t>(first), wall_items_.end());
+  wall_items_.erase(std::unique(wall_items_.begin() + static_cast<std::ptrdiff_t>(first), wall_items_.end()), wall_items_.end());
+}
+
+float StationModel::sight_yaw(uint32_t i, V2 e) const {
+  // docs/station-forces.md, "Sight yaw": the first body in the walker's path
+  // within 4 m ahead decides a sidestep (oncoming or standing: pass it on the
+  // keep side), an overtake (same way but slower: pass on the other side) or a
+  // follow (same way, not slower: fall in behind it). It turns the desired
+  // direction only; sight does not reduce speed (seed 002).
+  const Walker& w = state_.walkers[i];
+  const CellGrid& gr = walker_grid_;
+  const V2 nl = left_of(e);
+  // Only the cells under the sight corridor's box: 4 m ahead, the widest clearance to each side.
+  const float side = w.radius + max_radius_ + kSightMargin;
+  const V2 c0 = w.pos + nl * side, c1 = w.pos - nl * side, c2 = c0 + e * kSightRange, c3 = c1 + e * kSightRange;
+  const float lx = std::min(std::min(c0.x, c1.x), std::min(c2.x, c3.x)), hx = std::max(std::max(c0.x, c1.x), std::max(c2.x, c3.x));
+  const float ly = std::min(std::min(c0.y, c1.y), std::min(c2.y, c3.y)), hy = std::max(std::max(c0.y, c1.y), std::max(c2.y, c3.y));
+  bool found = false;
+  float ba = 0, bs = 0, bu = 0, bc = 0;
+  V2 bp{};
+  for (int32_t y = gr.cy(ly); y <= gr.cy(hy); ++y)
+    for (int32_t x = gr.cx(lx); x <= gr.cx(hx); ++x) {
+      const std::size_t c = static_cast<std::size_t>(y * gr.nx + x);
+      for (uint32_t k = gr.start[c]; k < gr.start[c + 1]; ++k) {
+        const uint32_t j = gr.items[k];
+        if (j == i) continue;
+        const Walker& o = state_.walkers[j];
+        if (o.floor != w.floor) continue;
+        const V2 d = o.pos - w.pos;
+        const float a = dot(d, e);
+        if (!(a > 0.0f) || a > kSightRange) continue;
+        const float s = dot(d, nl);
+        const float clear = w.radius + o.radius + kSightMargin;
+        if (s >= clear || s <= -clear) continue;
+        // The nearest ahead; ties by lateral offset, then position bits (never by index).
+        bool better = !found || a < ba || (a == ba && (s < bs || (s == bs && (o.pos.x < bp.x || (o.pos.x == bp.x && o.pos.y < bp.y)))));
+        if (better) {
+          found = true;
+          ba = a, bs = s, bu = dot(o.vel, e), bc = clear, bp = o.pos;
+        }
+      }
+    }
+  if (!found) return 0.0f;
+  float yaw = 0.0f;
+  if (bu < kSameWaySpeed) {
+    // Oncoming or standing: keep right puts them on my left (s -> +clear), turning right.
+    yaw = keep_right_ ? -dmath::atan2(bc - bs, ba) : dmath::atan2(bc + bs, ba);
+    yaw = yaw > kSidestepMaxYaw ? kSidestepMaxYaw : (yaw < -kSidestepMaxYaw ? -kSidestepMaxYaw : yaw);
+  } else if (bu < w.desired_speed - kOvertakeMargin) {
+    // Same way, slower: overtake on the side away from the keep side.
+    yaw = keep_right_ ? dmath::atan2(bc + bs, ba) : -dmath::atan2(bc - bs, ba);
+    yaw = yaw > kSidestepMaxYaw ? kSidestepMaxYaw : (yaw < -kSidestepMaxYaw ? -kSidestepMaxYaw : yaw);
+  } else {
+    // Same way, as fast: follow, turning toward the line behind them.
+    yaw = dmath::atan2(bs, ba);
+    yaw = yaw > kFollowMaxYaw ? kFollowMaxYaw : (yaw < -kFollowMaxYaw ? -kFollowMaxYaw : yaw);
+  }
+  return yaw;
+}
+
+void StationModel::accelerations(float h) {
+  // Every walker's acceleration from the same state (positions and velocities
+  // at the start of the sub-step), into acc_; nothing is moved here.
+  const auto n = static_cast<uint32_t>(state_.walkers.size());
+  acc_.assign(n, V2{});
+  const float fric_cap_pair = 0.5f / h;  // S16: friction may at most halve a relative sliding velocity per sub-step
+  const float fric_cap_wall = 1.0f / h;  // ... and at most stop a body's sliding along a wall
+  for (uint32_t i = 0; i < n; ++i) {
+    const Walker& w = state_.walkers[i];
+    if (w.phase != Phase::Walking) continue;
+    int64_t ax = 0, ay = 0;
+    const V2 e = w.dir;
+    for (uint32_t k = nb_start_[i]; k < nb_start_[i + 1]; ++k) {
+      const Walker& o = state_.walkers[nb_items_[k]];
+      const V2 dv = w.pos - o.pos;
+      const float d2 = sqr_length(dv);
+      const float rij = w.radius + o.radius;
+      const float reach = rij + kSocialRange;
+      if (d2 >= reach * reach) continue;
+      float d = dmath::sqrt(d2);
+      V2 nrm;
+      if (d > 1e-6f) {
+        nrm = V2{dv.x / d, dv.y / d};
+      } else {
+        // Coincident centres (S17): separate along x, the lower index to -x.
+        nrm = V2{i < nb_items_[k] ? -1.0f : 1.0f, 0.0f};
+        d = 0.0f;
+      }
+      const float gap = rij - d;  // > 0: bodies overlap
+      // Social repulsion A exp((r_ij - d_ij)/B) n_ij, weighted by the field of view.
+      const float cosphi = -dot(nrm, e);  // 1: the other is straight ahead
+      const float wgt = kLambda + (1.0f - kLambda) * (1.0f + cosphi) * 0.5f;
+      float soc = kA * dmath::exp(gap / kB) * wgt / kMass;
+      V2 a = nrm * soc;
+      // seed 002: "Same-direction repulsion does not push the queue backward":
+      // from someone ahead going my way, the backward part is capped at what
+      // the driving term can supply (v0 / tau), so it slows me to a stand at most.
+      if (cosphi > 0.0f && dot(o.vel, e) > 0.0f) {
+        const float back = -dot(a, e);
+        const float cap = w.desired_speed / kTau;
+        if (back > cap) a = a + e * (back - cap);
+      }
+      if (gap > 0.0f) {
+        // Body force k g n and sliding friction kappa g (dv_t) t (HFV 2000).
+        a = a + nrm * (kBodyK * gap / kMass);
+        const V2 t = left_of(nrm);
+        const float dvt = dot(o.vel - w.vel, t);
+        float c = kKappa * gap / kMass;
+        c = c > fric_cap_pair ? fric_cap_pair : c;
+        a = a + t * (c * dvt);
+      }
+      ax += to_fix(a.x);
+      ay += to_fix(a.y);
+    }
+    const FloorGeom& fl = floors_[w.floor];
+    for (uint32_t k = wall_start_[i]; k < wall_start_[i + 1]; ++k) {
+      const Wall& wl = fl.walls[wall_items_[k]];
+      const V2 q = closest_on_segment(w.pos, wl.a, wl.b);
+      const V2 dv = w.pos - q;
+      const float d2 = sqr_length(dv);
+      const float reach = w.radius + kSocialRange;
+      if (d2 >= reach * reach) continue;
+      const float d = dmath::sqrt(d2);
+      if (!(d > 1e-6f)) continue;  // on the line itself: the integrator keeps it from crossing
+      const V2 nrm{dv.x / d, dv.y / d};
+      const float gap = w.radius - d;
+      V2 a{};
+      // Soft wall force, muted for the obstacle a recovery ignores (seed 002, Recovery).
+      if (!(wl.blocker >= 0 && wl.blocker == w.ignore_blocker)) a = nrm * (kA * dmath::exp(gap / kB) / kMass);
+      if (gap > 0.0f) {
+        a = a + nrm * (kBodyK * gap / kMass);
+        const V2 t = left_of(nrm);
+        float c = kKappa * gap / kMass;
+        c = c > fric_cap_wall ? fric_cap_wall : c;
+        a = a - t * (c * dot(w.vel, t));
+      }
+      ax += to_fix(a.x);
+      ay += to_fix(a.y);
+    }
+    acc_[i] = V2{from_fix(ax), from_fix(ay)};
+  }
+}
+
+bool StationModel::move_refused(const Walker& w, V2 from, V2 to, int32_t* hit) const {
+  // A step is refused when the centre would cross a wall line, or end within
+  // the 2 cm skin of one while getting closer (S18).
+  const uint32_t i = static_cast<uint32_t>(&w - state_.walkers.data());
+  const FloorGeom& fl = floors_[w.floor];
+  for (uint32_t k = wall_start_[i]; k < wall_start_[i + 1]; ++k) {
+    const Wall& wl = fl.walls[wall_items_[k]];
+    const float dfrom = sqr_length(closest_on_segment(from, wl.a, wl.b) - from);
+    const float dto = sqr_length(closest_on_segment(to, wl.a, wl.b) - to);
+    bool bad = false;
+    if (dto < kSkin * kSkin && dto < dfrom) bad = true;
+    if (!bad && dfrom >= kSkin * kSkin && segments_cross(from, to, wl.a, wl.b)) bad = true;
+    if (!bad && dfrom < kSkin * kSkin) {
+      const float sf = cross(wl.b - wl.a, from - wl.a), st = cross(wl.b - wl.a, to - wl.a);
+      if ((sf > 0.0f && st < 0.0f) || (sf < 0.0f && st > 0.0f)) bad = segments_cross(from, to, wl.a, wl.b);
+    }
+    if (bad) {
+      *hit = static_cast<int32_t>(wall_items_[k]);
+      return true;
+    }
+  }
+  return false;
+}
+
+void StationModel::integrate(float h) {
+  // Apply every walker's update computed by accelerations(): the driving term
+  // m (v0 e - v) / tau is integrated implicitly (unconditionally stable), the
+  // rest explicitly, velocity first (semi-implicit Euler); then the move.
+  const auto n = static_cast<uint32_t>(state_.walkers.size());
+  const float den = 1.0f + h / kTau;
+  for (uint32_t i = 0; i < n; ++i) {
+    Walker& w = state_.walkers[i];
+    if (w.phase != Phase::Walking) continue;
+    const V2 a = acc_[i];
+    const float drive = w.desired_speed / kTau;
+    V2 v{(w.vel.x + h * (drive * w.dir.x + a.x)) / den, (w.vel.y + h * (drive * w.dir.y + a.y)) / den};
+    const float vmax = kMaxSpeedFactor * w.desired_speed;
+    const float sp2 = sqr_length(v);
+    if (sp2 > vmax * vmax) v = v * (vmax / dmath::sqrt(sp2));
+    const V2 to = w.pos + v * h;
+    int32_t hit = -1;
+    if (!move_refused(w, w.pos, to, &hit)) {
+      w.pos = to;
+      w.vel = v;
+      continue;
+    }
+    // Refused: slide along the wall that refused it (its normal part removed).
+    ++state_.stats.refused_moves;
+    const Wall& wl = floors_[w.floor].walls[static_cast<std::size_t>(hit)];
+    const V2 nrm = left_of(unit(wl.b - wl.a));
+    const V2 vs = v - nrm * dot(v, nrm);
+    const V2 to2 = w.pos + vs * h;
+    int32_t hit2 = -1;
+    if (!move_refused(w, w.pos, to2, &hit2)) {
+      w.pos = to2;
+      w.vel = vs;
+    } else {
+      w.vel = V2{};  // wedged in a corner: stand this sub-step
+    }
+  }
+}
+
+void StationModel::force_phase() {
+  const float h = kDt / static_cast<float>(kSubSteps);
+  for (int s = 0; s < kSubSteps; ++s) {
+    accelerations(h);
+    integrate(h);
+  }
+}
+
+}  // namespace lockstep::station

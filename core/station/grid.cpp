@@ -1,0 +1,1004 @@
+// The station model's routing grid (seed 002, "Route"). See grid.h and
+// docs/station-grid.md.
+#include "station/grid.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "lockstep/core/error.h"
+
+namespace lockstep::station {
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+// The eight neighbours, in the fixed order the search expands them:
+// E, NE, N, NW, W, SW, S, SE. The opposite of d is (d + 4) % 8.
+constexpr int32_t kDx[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+constexpr int32_t kDy[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+// Their unit vectors (for direction-dependent costs).
+constexpr float kR2 = 0.70710678f;
+constexpr Vec2 kDir[8] = {{1, 0}, {kR2, kR2}, {0, 1}, {-kR2, kR2}, {-1, 0}, {-kR2, -kR2}, {0, -1}, {kR2, -kR2}};
+
+bool finite(float v) { return std::isfinite(v); }
+float distance(Vec2 a, Vec2 b) { return length(a - b); }
+Vec2 divided(Vec2 a, float s) { return {a.x / s, a.y / s}; }
+bool finite(Vec2 p) { return finite(p.x) && finite(p.y); }
+
+[[noreturn]] void bad(const std::string& place, const std::string& what) {
+  throw InputError("station grid", place, what);
+}
+
+/// Squared distance from p to the segment a-b (a == b allowed).
+float dist2_point_segment(Vec2 p, Vec2 a, Vec2 b) {
+  const Vec2 ab = b - a;
+  const float den = dot(ab, ab);
+  float t = 0.0f;
+  if (den > 0.0f) {
+    t = dot(p - a, ab) / den;
+    if (t < 0.0f) t = 0.0f;
+    if (t > 1.0f) t = 1.0f;
+  }
+  const Vec2 d = p - (a + ab * t);
+  return dot(d, d);
+}
+
+/// The open segments a-b and c-d cross at a point interior to both.
+bool proper_cross(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  const float o1 = cross(b - a, c - a), o2 = cross(b - a, d - a);
+  const float o3 = cross(d - c, a - c), o4 = cross(d - c, b - c);
+  return ((o1 > 0.0f && o2 < 0.0f) || (o1 < 0.0f && o2 > 0.0f)) &&
+         ((o3 > 0.0f && o4 < 0.0f) || (o3 < 0.0f && o4 > 0.0f));
+}
+
+/// Squared distance between two segments; 0 when they cross.
+float dist2_segments(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  if (proper_cross(a, b, c, d)) return 0.0f;
+  return std::min(std::min(dist2_point_segment(a, c, d), dist2_point_segment(b, c, d)),
+                  std::min(dist2_point_segment(c, a, b), dist2_point_segment(d, a, b)));
+}
+
+/// Crossing-number test; a point on an edge may go either way.
+bool inside_polygon(const std::vector<Vec2>& pts, Vec2 p) {
+  bool in = false;
+  const std::size_t n = pts.size();
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+    const Vec2 a = pts[i], b = pts[j];
+    if ((a.y > p.y) != (b.y > p.y)) {
+      const float x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
+      if (p.x < x) in = !in;
+    }
+  }
+  return in;
+}
+
+float signed_area2(const std::vector<Vec2>& pts) {
+  float s = 0.0f;
+  const std::size_t n = pts.size();
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) s += cross(pts[j], pts[i]);
+  return s;
+}
+
+// floor() as an int, clamped to +-1e9 first so that a far-away point cannot overflow the cast.
+/// Metres of cost to whole millimetres (round half up; v >= 0, bounded by the extra-cost limit).
+int64_t to_mm(float metres) { return static_cast<int64_t>(metres * 1000.0f + 0.5f); }
+/// A cost already in millimetres, rounded to whole millimetres.
+int64_t to_mm_steps(float mm) { return static_cast<int64_t>(mm + 0.5f); }
+
+int32_t floor_to_int(float v) { return static_cast<int32_t>(std::floor(std::clamp(v, -1e9f, 1e9f))); }
+
+}  // namespace
+
+// ================================================================ construction
+
+NavGrid::NavGrid(const GridInput& in) {
+  // ---- validation
+  if (!finite(in.cell) || in.cell < 0.1f || in.cell > 10.0f)
+    bad("cell", "the cell size must be a finite 0.1 .. 10 m, got " + std::to_string(in.cell));
+  cell_ = in.cell;
+  if (in.walkable.empty()) bad("walkable", "no walkable polygon: the floor is empty");
+  auto take = [&](const std::vector<GridPolygon>& list, const char* name, bool blocker) {
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const std::string at = std::string(name) + "[" + std::to_string(k) + "]";
+      const auto& pts = list[k].pts;
+      if (pts.size() < 3)
+        bad(at, "a polygon needs at least 3 points, got " + std::to_string(pts.size()));
+      for (std::size_t i = 0; i < pts.size(); ++i)
+        if (!finite(pts[i])) bad(at + ".pts[" + std::to_string(i) + "]", "coordinate is NaN or infinite");
+      const float area2 = signed_area2(pts);
+      if (!(area2 > 0.0f) && !(area2 < 0.0f)) bad(at, "the polygon has zero area");
+      Poly p{pts, pts[0].x, pts[0].y, pts[0].x, pts[0].y, blocker};
+      for (const Vec2 v : pts) {
+        p.minx = std::min(p.minx, v.x);
+        p.miny = std::min(p.miny, v.y);
+        p.maxx = std::max(p.maxx, v.x);
+        p.maxy = std::max(p.maxy, v.y);
+      }
+      polys_.push_back(std::move(p));
+    }
+  };
+  take(in.walkable, "walkable", false);
+  const std::size_t n_walk = polys_.size();
+  take(in.blockers, "blockers", true);
+  for (std::size_t k = 0; k < in.walls.size(); ++k)
+    if (!finite(in.walls[k].first) || !finite(in.walls[k].second))
+      bad("walls[" + std::to_string(k) + "]", "coordinate is NaN or infinite");
+
+  // ---- the grid's box: the walkable polygons' bounding box
+  float minx = polys_[0].minx, miny = polys_[0].miny, maxx = polys_[0].maxx, maxy = polys_[0].maxy;
+  for (std::size_t k = 1; k < n_walk; ++k) {
+    minx = std::min(minx, polys_[k].minx);
+    miny = std::min(miny, polys_[k].miny);
+    maxx = std::max(maxx, polys_[k].maxx);
+    maxy = std::max(maxy, polys_[k].maxy);
+  }
+  origin_ = {minx, miny};
+  const double cols = std::floor(static_cast<double>((maxx - minx) / cell_)) + 1.0;
+  const double rows = std::floor(static_cast<double>((maxy - miny) / cell_)) + 1.0;
+  if (cols * rows > static_cast<double>(kMaxCells))
+    bad("walkable", "the floor needs " + std::to_string(static_cast<int64_t>(cols * rows)) +
+                        " cells of " + std::to_string(cell_) + " m, more than the limit " +
+                        std::to_string(kMaxCells));
+  nx_ = static_cast<int32_t>(cols);
+  ny_ = static_cast<int32_t>(rows);
+  const int32_t n = nx_ * ny_;
+  const std::size_t un = static_cast<std::size_t>(n);
+
+  // ---- the wall set
+  // Floor boundary: each walkable edge is split where other walkable polygons'
+  // edges cross it or their vertices lie on it; a piece is a wall unless the
+  // point just outside its middle (1 mm along the outward normal) is inside
+  // another walkable polygon (a shared or covered edge inside the union).
+  for (std::size_t k = 0; k < n_walk; ++k) {
+    const auto& pts = polys_[k].pts;
+    const bool ccw = signed_area2(pts) > 0.0f;
+    const std::size_t m = pts.size();
+    for (std::size_t i = 0; i < m; ++i) {
+      const Vec2 a = pts[i], b = pts[(i + 1) % m];
+      const Vec2 ab = b - a;
+      const float len2 = dot(ab, ab);
+      if (!(len2 > 0.0f)) continue;
+      std::vector<float> cuts = {0.0f, 1.0f};
+      for (std::size_t q = 0; q < n_walk; ++q) {
+        if (q == k) continue;
+        const auto& qp = polys_[q].pts;
+        for (std::size_t e = 0; e < qp.size(); ++e) {
+          const Vec2 c = qp[e], d = qp[(e + 1) % qp.size()];
+          if (proper_cross(a, b, c, d)) {
+            const float den = cross(ab, d - c);
+            cuts.push_back(cross(c - a, d - c) / den);
+          }
+          if (dist2_point_segment(c, a, b) <= 1e-8f) cuts.push_back(dot(c - a, ab) / len2);
+        }
+      }
+      std::sort(cuts.begin(), cuts.end());
+      const float len = dmath::sqrt(len2);
+      const Vec2 out_n = ccw ? Vec2{ab.y / len, -ab.x / len} : Vec2{-ab.y / len, ab.x / len};
+      for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+        const float t0 = std::clamp(cuts[c], 0.0f, 1.0f), t1 = std::clamp(cuts[c + 1], 0.0f, 1.0f);
+        if (!(t1 > t0)) continue;
+        const Vec2 mid = a + ab * ((t0 + t1) * 0.5f);
+        const Vec2 probe = mid + out_n * 1e-3f;
+        bool covered = false;
+        for (std::size_t q = 0; q < n_walk && !covered; ++q)
+          if (q != k && inside_polygon(polys_[q].pts, probe)) covered = true;
+        if (!covered) segs_.push_back({a + ab * t0, a + ab * t1});
+      }
+    }
+  }
+  // (The pieces of one edge stay separate: every query takes a minimum over
+  // segments, which splitting does not change.)
+  for (std::size_t k = n_walk; k < polys_.size(); ++k) {
+    const auto& pts = polys_[k].pts;
+    for (std::size_t i = 0; i < pts.size(); ++i) segs_.push_back({pts[i], pts[(i + 1) % pts.size()]});
+  }
+  for (const auto& w : in.walls) segs_.push_back({w.first, w.second});
+
+  // ---- buckets: per cell, the wall segments that pass through its square and
+  // the polygons whose box overlaps it (compressed rows, built in two passes).
+  const float half_diag = cell_ * 0.70711f + 1e-4f;
+  auto cell_range = [&](float lo, float hi, float o, int32_t count, int32_t* i0, int32_t* i1) {
+    *i0 = std::clamp(floor_to_int((lo - o) / cell_), 0, count - 1);
+    *i1 = std::clamp(floor_to_int((hi - o) / cell_), 0, count - 1);
+  };
+  {
+    std::vector<int32_t> count(un + 1, 0);
+    for (int pass = 0; pass < 2; ++pass) {
+      std::vector<int32_t> fill;
+      if (pass == 1) {
+        seg_start_.assign(un + 1, 0);
+        for (std::size_t c = 0; c < un; ++c) seg_start_[c + 1] = seg_start_[c] + count[c];
+        seg_items_.assign(static_cast<std::size_t>(seg_start_[un]), 0);
+        fill.assign(seg_start_.begin(), seg_start_.end() - 1);
+      }
+      for (std::size_t s = 0; s < segs_.size(); ++s) {
+        const Vec2 a = segs_[s].a, b = segs_[s].b;
+        int32_t i0, i1, j0, j1;
+        cell_range(std::min(a.x, b.x) - 1e-3f, std::max(a.x, b.x) + 1e-3f, origin_.x, nx_, &i0, &i1);
+        cell_range(std::min(a.y, b.y) - 1e-3f, std::max(a.y, b.y) + 1e-3f, origin_.y, ny_, &j0, &j1);
+        for (int32_t j = j0; j <= j1; ++j)
+          for (int32_t i = i0; i <= i1; ++i) {
+            const int32_t c = j * nx_ + i;
+            if (dist2_point_segment(cell_center(c), a, b) > half_diag * half_diag) continue;
+            if (pass == 0) {
+              ++count[static_cast<std::size_t>(c)];
+            } else {
+              seg_items_[static_cast<std::size_t>(fill[static_cast<std::size_t>(c)]++)] = static_cast<int32_t>(s);
+            }
+          }
+      }
+    }
+  }
+  {
+    std::vector<int32_t> count(un + 1, 0);
+    for (int pass = 0; pass < 2; ++pass) {
+      std::vector<int32_t> fill;
+      if (pass == 1) {
+        poly_start_.assign(un + 1, 0);
+        for (std::size_t c = 0; c < un; ++c) poly_start_[c + 1] = poly_start_[c] + count[c];
+        poly_items_.assign(static_cast<std::size_t>(poly_start_[un]), 0);
+        fill.assign(poly_start_.begin(), poly_start_.end() - 1);
+      }
+      for (std::size_t k = 0; k < polys_.size(); ++k) {
+        const Poly& p = polys_[k];
+        int32_t i0, i1, j0, j1;
+        cell_range(p.minx - 1e-3f, p.maxx + 1e-3f, origin_.x, nx_, &i0, &i1);
+        cell_range(p.miny - 1e-3f, p.maxy + 1e-3f, origin_.y, ny_, &j0, &j1);
+        for (int32_t j = j0; j <= j1; ++j)
+          for (int32_t i = i0; i <= i1; ++i) {
+            const std::size_t c = static_cast<std::size_t>(j * nx_ + i);
+            if (pass == 0) {
+              ++count[c];
+            } else {
+              poly_items_[static_cast<std::size_t>(fill[c]++)] = static_cast<int32_t>(k);
+            }
+          }
+      }
+    }
+  }
+
+  // ---- cell states: a cell whose centre is farther from every wall than its
+  // half diagonal is wholly on or wholly off the floor.
+  cell_state_.assign(un, 2);
+  for (int32_t c = 0; c < n; ++c) {
+    const Vec2 ctr = cell_center(c);
+    if (nearest_wall(ctr, half_diag * 1.01f) >= half_diag * 1.01f)
+      cell_state_[static_cast<std::size_t>(c)] = inside_exact(ctr) ? 1 : 0;
+  }
+
+  // ---- nodes
+  node_.assign(un, Vec2{});
+  node_clear_.assign(un, -1.0f);
+  std::vector<float> node_reach(un, -1.0f);  // clearance up to kClearanceCap_m + 1.5 cells, for edges
+  const float reach_cap = kClearanceCap_m + 1.5f * cell_;
+  for (int32_t c = 0; c < n; ++c) {
+    const std::size_t uc = static_cast<std::size_t>(c);
+    const Vec2 ctr = cell_center(c);
+    node_[uc] = ctr;
+    if (cell_state_[uc] == 0) continue;
+    bool found = false;
+    if (cell_state_[uc] == 1 && nearest_wall(ctr, kNodeClearanceCap_m) >= kNodeClearanceCap_m) {
+      found = true;  // the centre has the capped maximum and is nearest itself
+    } else {
+      const int32_t ix = c % nx_, iy = c / nx_;
+      float best_cl = -1.0f, best_d2 = 0.0f;
+      for (int32_t sy = 0; sy < kNodeSamples; ++sy)
+        for (int32_t sx = 0; sx < kNodeSamples; ++sx) {
+          const Vec2 p{origin_.x + (static_cast<float>(ix) + (static_cast<float>(sx) + 0.5f) / kNodeSamples) * cell_,
+                       origin_.y + (static_cast<float>(iy) + (static_cast<float>(sy) + 0.5f) / kNodeSamples) * cell_};
+          if (cell_state_[uc] == 2 && !inside_exact(p)) continue;
+          const float cl = nearest_wall(p, kNodeClearanceCap_m);
+          if (!(cl > 0.0f)) continue;
+          const float d2 = sqr_length(p - ctr);
+          if (cl > best_cl || (cl == best_cl && d2 < best_d2)) {
+            best_cl = cl;
+            best_d2 = d2;
+            node_[uc] = p;
+            found = true;
+          }
+        }
+    }
+    if (!found) continue;
+    node_reach[uc] = nearest_wall(node_[uc], reach_cap);
+    node_clear_[uc] = std::min(node_reach[uc], kClearanceCap_m);
+  }
+
+  // ---- edges: the exact clearance of the straight step between two nodes.
+  edge_clear_.assign(un * 8, -1.0f);
+  for (int32_t c = 0; c < n; ++c) {
+    const std::size_t uc = static_cast<std::size_t>(c);
+    if (node_clear_[uc] < 0.0f) continue;
+    const int32_t ix = c % nx_, iy = c / nx_;
+    for (int32_t d = 0; d < 4; ++d) {
+      const int32_t b = cell_at(ix + kDx[d], iy + kDy[d]);
+      if (b < 0) continue;
+      const std::size_t ub = static_cast<std::size_t>(b);
+      if (node_clear_[ub] < 0.0f) continue;
+      const float len = distance(node_[uc], node_[ub]);
+      float cl;
+      if (std::min(node_reach[uc], node_reach[ub]) - len * 0.5f >= kClearanceCap_m) {
+        cl = kClearanceCap_m;  // every point of the step is within len/2 of a node
+      } else {
+        cl = clearance_of_segment(node_[uc], node_[ub], kClearanceCap_m, -1.0f);
+      }
+      const std::size_t back = static_cast<std::size_t>((d + 4) % 8);
+      edge_clear_[uc * 8 + static_cast<std::size_t>(d)] = cl;
+      edge_clear_[ub * 8 + back] = cl;
+    }
+  }
+
+  g_.assign(un + 1, 0);
+  f_.assign(un + 1, 0);
+  hpos_.assign(un + 1, -1);
+  goal_link_.assign(un, 0);
+  parent_.assign(un + 1, -1);
+  seen_.assign(un + 1, 0);
+  closed_.assign(un + 1, 0);
+  goal_mark_.assign(un, 0);
+}
+
+// ================================================================ layout
+
+int32_t NavGrid::cell_index(Vec2 p) const {
+  if (!finite(p)) return -1;
+  const float fx = (p.x - origin_.x) / cell_, fy = (p.y - origin_.y) / cell_;
+  if (fx < 0.0f || fy < 0.0f || fx >= static_cast<float>(nx_) || fy >= static_cast<float>(ny_)) return -1;
+  return cell_at(floor_to_int(fx), floor_to_int(fy));
+}
+
+int32_t NavGrid::cell_at(int32_t ix, int32_t iy) const {
+  if (ix < 0 || iy < 0 || ix >= nx_ || iy >= ny_) return -1;
+  return iy * nx_ + ix;
+}
+
+Vec2 NavGrid::cell_center(int32_t idx) const {
+  const int32_t ix = idx % nx_, iy = idx / nx_;
+  return {origin_.x + (static_cast<float>(ix) + 0.5f) * cell_, origin_.y + (static_cast<float>(iy) + 0.5f) * cell_};
+}
+
+// ================================================================ geometry
+
+// Calls f(segment index) for every wall segment that may lie within `reach` of
+// the segment a-b (a superset: the caller's test is exact). Stops and returns
+// false as soon as f returns false. Column by column: the wall points within
+// reach of the segment in column i lie in rows spanned by the segment over
+// that column's x-range widened by reach, widened again by reach in y.
+template <class F>
+bool NavGrid::visit_buckets(Vec2 a, Vec2 b, float reach, F&& f) const {
+  const float eps = 1e-3f;
+  const float r = reach + eps;
+  const int32_t i0 = std::clamp(floor_to_int((std::min(a.x, b.x) - r - origin_.x) / cell_), 0, nx_ - 1);
+  const int32_t i1 = std::clamp(floor_to_int((std::max(a.x, b.x) + r - origin_.x) / cell_), 0, nx_ - 1);
+  const float dx = b.x - a.x, dy = b.y - a.y;
+  const bool steep = !(dx > 1e-6f || dx < -1e-6f);
+  for (int32_t i = i0; i <= i1; ++i) {
+    float ylo, yhi;
+    if (steep) {
+      ylo = std::min(a.y, b.y);
+      yhi = std::max(a.y, b.y);
+    } else {
+      const float x0 = origin_.x + static_cast<float>(i) * cell_ - r;
+      const float x1 = origin_.x + static_cast<float>(i + 1) * cell_ + r;
+      float t0 = (x0 - a.x) / dx, t1 = (x1 - a.x) / dx;
+      if (t0 > t1) std::swap(t0, t1);
+      t0 = std::max(t0, 0.0f);
+      t1 = std::min(t1, 1.0f);
+      if (t0 > t1) continue;
+      const float ya = a.y + dy * t0, yb = a.y + dy * t1;
+      ylo = std::min(ya, yb);
+      yhi = std::max(ya, yb);
+    }
+    const int32_t j0 = std::clamp(floor_to_int((ylo - r - origin_.y) / cell_), 0, ny_ - 1);
+    const int32_t j1 = std::clamp(floor_to_int((yhi + r - origin_.y) / cell_), 0, ny_ - 1);
+    for (int32_t j = j0; j <= j1; ++j) {
+      const std::size_t c = static_cast<std::size_t>(j * nx_ + i);
+      for (int32_t k = seg_start_[c]; k < seg_start_[c + 1]; ++k)
+        if (!f(seg_items_[static_cast<std::size_t>(k)])) return false;
+    }
+  }
+  return true;
+}
+
+float NavGrid::nearest_wall(Vec2 p, float cap) const {
+  float best2 = cap * cap;
+  visit_buckets(p, p, cap, [&](int32_t s) {
+    const WallSegment& w = segs_[static_cast<std::size_t>(s)];
+    best2 = std::min(best2, dist2_point_segment(p, w.a, w.b));
+    return true;
+  });
+  return std::min(dmath::sqrt(best2), cap);
+}
+
+bool NavGrid::inside_exact(Vec2 p) const {
+  const int32_t c = cell_index(p);
+  if (c < 0) return false;
+  bool walk = false;
+  const std::size_t uc = static_cast<std::size_t>(c);
+  for (int32_t k = poly_start_[uc]; k < poly_start_[uc + 1]; ++k) {
+    const Poly& poly = polys_[static_cast<std::size_t>(poly_items_[static_cast<std::size_t>(k)])];
+    if (p.x < poly.minx || p.x > poly.maxx || p.y < poly.miny || p.y > poly.maxy) continue;
+    if (!inside_polygon(poly.pts, p)) continue;
+    if (poly.blocker) return false;
+    walk = true;
+  }
+  return walk;
+}
+
+bool NavGrid::on_floor(Vec2 p) const {
+  const int32_t c = cell_index(p);
+  if (c < 0) return false;
+  const uint8_t s = cell_state_[static_cast<std::size_t>(c)];
+  if (s != 2) return s == 1;
+  return inside_exact(p);
+}
+
+float NavGrid::wall_distance(Vec2 p) const {
+  if (!finite(p)) bad("wall_distance", "the point is NaN or infinite");
+  if (!on_floor(p)) return 0.0f;
+  const float span = static_cast<float>(nx_ + ny_ + 2) * cell_;
+  for (float reach = cell_;; reach *= 2.0f) {
+    const float d = nearest_wall(p, reach);
+    if (d < reach || reach > span) return d;
+  }
+}
+
+bool NavGrid::point_clear(Vec2 p, float radius) const {
+  if (!finite(p) || !finite(radius)) bad("point_clear", "the point or radius is NaN or infinite");
+  if (!on_floor(p)) return false;
+  const float cap = std::max(radius, 0.0f) + 0.01f;
+  const float d = nearest_wall(p, cap);
+  return d > 0.0f && d >= radius;
+}
+
+// min(distance from the segment to the nearest wall, cap), or -1 when it
+// crosses or touches a wall. Stops early (returning the distance so far) once
+// it is below stop_below.
+float NavGrid::clearance_of_segment(Vec2 a, Vec2 b, float cap, float stop_below) const {
+  float best2 = cap * cap;
+  bool hit = false;
+  visit_buckets(a, b, cap, [&](int32_t s) {
+    const WallSegment& w = segs_[static_cast<std::size_t>(s)];
+    const float d2 = dist2_segments(a, b, w.a, w.b);
+    if (d2 <= 1e-10f) {  // touching (0.01 mm): through a corner or the joint of two pieces, even at radius 0
+      hit = true;
+      return false;
+    }
+    if (d2 < best2) {
+      best2 = d2;
+      // Stop on the distance itself, not its square: the caller compares the
+      // returned distance, and a square can round below while its root does not.
+      if (dmath::sqrt(best2) < stop_below) return false;
+    }
+    return true;
+  });
+  if (hit) return -1.0f;
+  return std::min(dmath::sqrt(best2), cap);
+}
+
+// Both ends on the floor and the segment keeps `radius` (>= 0) from every wall
+// without touching one.
+bool NavGrid::segment_keeps(Vec2 a, Vec2 b, float radius) const {
+  if (!on_floor(a) || !on_floor(b)) return false;
+  const float cl = clearance_of_segment(a, b, radius + 0.01f, radius);
+  return cl > 0.0f && cl >= radius;
+}
+
+bool NavGrid::segment_clear(Vec2 a, Vec2 b, float radius) const {
+  if (!finite(a) || !finite(b) || !finite(radius)) bad("segment_clear", "a point or the radius is NaN or infinite");
+  return segment_keeps(a, b, std::max(radius, 0.0f));
+}
+
+float NavGrid::segment_clearance(Vec2 a, Vec2 b, float cap) const {
+  if (!finite(a) || !finite(b) || !finite(cap)) bad("segment_clearance", "a point or the cap is NaN or infinite");
+  if (!on_floor(a) || !on_floor(b)) return -1.0f;
+  return clearance_of_segment(a, b, std::max(cap, 0.0f), -1.0f);
+}
+
+float NavGrid::comfort_factor(float clearance, float radius) {
+  const float gap = clearance - radius;
+  if (gap >= kComfortGap_m) return 1.0f;
+  if (gap <= 0.0f) return kComfortMaxFactor;
+  return 1.0f + (kComfortMaxFactor - 1.0f) * (kComfortGap_m - gap) / kComfortGap_m;
+}
+
+float NavGrid::lane_slack(Vec2 leg_start, Vec2 corner, Vec2 side_dir, float radius) const {
+  if (!finite(leg_start) || !finite(corner) || !finite(side_dir) || !finite(radius))
+    bad("lane_slack", "a point, the side or the radius is NaN or infinite");
+  const float len = length(side_dir);
+  if (!(len > 1e-6f)) return 0.0f;
+  const Vec2 u = divided(side_dir, len);
+  // Seed: "keeps the body and the 0.35 m comfort gap off every wall, plus half a nav cell".
+  const float keep = std::max(radius, 0.0f) + kComfortGap_m + 0.5f * cell_;
+  for (const float s : kLaneShifts_m)
+    if (segment_keeps(leg_start, corner + u * s, keep)) return s;
+  return 0.0f;
+}
+
+bool NavGrid::nearest_open_node(Vec2 p, float radius, Vec2* out, int32_t* cell_out) const {
+  if (!finite(p) || !finite(radius)) bad("nearest_open_node", "the point or radius is NaN or infinite");
+  // Rings of cells around p's cell (p clamped into the grid), nearest first.
+  const int32_t ci = std::clamp(floor_to_int((p.x - origin_.x) / cell_), 0, nx_ - 1);
+  const int32_t cj = std::clamp(floor_to_int((p.y - origin_.y) / cell_), 0, ny_ - 1);
+  float best_d2 = kInf;
+  int32_t best = -1;
+  const int32_t max_ring = std::max(nx_, ny_);
+  for (int32_t k = 0; k <= max_ring; ++k) {
+    for (int32_t j = cj - k; j <= cj + k; ++j)
+      for (int32_t i = ci - k; i <= ci + k; ++i) {
+        if (j != cj - k && j != cj + k && i != ci - k && i != ci + k) continue;  // ring k only
+        const int32_t c = cell_at(i, j);
+        if (c < 0 || !cell_open(c, radius)) continue;
+        const float d2 = sqr_length(node_[static_cast<std::size_t>(c)] - p);
+        if (d2 < best_d2 || (d2 == best_d2 && c < best)) {
+          best_d2 = d2;
+          best = c;
+        }
+      }
+    // Every cell of ring k + 1 is at least k cells from p (p in, or clamped to, the centre cell).
+    const float bound = static_cast<float>(k) * cell_;
+    if (best >= 0 && best_d2 <= bound * bound) break;
+  }
+  if (best < 0) return false;
+  if (out) *out = node_[static_cast<std::size_t>(best)];
+  if (cell_out) *cell_out = best;
+  return true;
+}
+
+// ================================================================ soft costs
+
+// The exact walk of a-b through the cells (Amanatides & Woo): the sum of the
+// length inside each cell times its extra cost (both kinds; null counts nothing).
+float NavGrid::soft_segment(Vec2 a, Vec2 b, const float* extra, const DirCost* dir) const {
+  const Vec2 d = b - a;
+  const float len = length(d);
+  if (!(len > 0.0f) || (!extra && !dir)) return 0.0f;
+  const Vec2 u = divided(d, len);
+  int32_t i = std::clamp(floor_to_int((a.x - origin_.x) / cell_), 0, nx_ - 1);
+  int32_t j = std::clamp(floor_to_int((a.y - origin_.y) / cell_), 0, ny_ - 1);
+  const int32_t si = d.x > 0.0f ? 1 : (d.x < 0.0f ? -1 : 0);
+  const int32_t sj = d.y > 0.0f ? 1 : (d.y < 0.0f ? -1 : 0);
+  float tx = kInf, ty = kInf, dtx = kInf, dty = kInf;
+  if (si != 0) {
+    const float edge = origin_.x + static_cast<float>(si > 0 ? i + 1 : i) * cell_;
+    tx = (edge - a.x) / d.x;
+    dtx = cell_ / (si > 0 ? d.x : -d.x);
+  }
+  if (sj != 0) {
+    const float edge = origin_.y + static_cast<float>(sj > 0 ? j + 1 : j) * cell_;
+    ty = (edge - a.y) / d.y;
+    dty = cell_ / (sj > 0 ? d.y : -d.y);
+  }
+  float t = 0.0f, sum = 0.0f;
+  for (;;) {
+    const float tn = std::min(std::min(tx, ty), 1.0f);
+    if (tn > t) {
+      const std::size_t c = static_cast<std::size_t>(j * nx_ + i);
+      float per_m = extra ? extra[c] : 0.0f;
+      if (dir) per_m += std::max(dir[c].per_metre(u), 0.0f);
+      sum += (tn - t) * per_m;
+    }
+    if (tn >= 1.0f) break;
+    t = std::max(t, tn);
+    if (tx <= ty) {
+      i += si;
+      tx += dtx;
+    } else {
+      j += sj;
+      ty += dty;
+    }
+    if (i < 0 || j < 0 || i >= nx_ || j >= ny_) break;
+  }
+  return sum * len;
+}
+
+float NavGrid::soft_cost(const std::vector<Vec2>& polyline, const std::vector<float>& extra_cost,
+                         float max_length_m) const {
+  return soft_cost(polyline, &extra_cost, nullptr, max_length_m);
+}
+
+float NavGrid::soft_cost(const std::vector<Vec2>& polyline, const std::vector<float>* extra_cost,
+                         const std::vector<DirCost>* dir_cost, float max_length_m) const {
+  check_costs("soft_cost", extra_cost, dir_cost);
+  const float* ex = extra_cost ? extra_cost->data() : nullptr;
+  const DirCost* dc = dir_cost ? dir_cost->data() : nullptr;
+  float left = max_length_m, sum = 0.0f;
+  for (std::size_t k = 0; k + 1 < polyline.size() && left > 0.0f; ++k) {
+    const Vec2 a = polyline[k];
+    Vec2 b = polyline[k + 1];
+    if (!finite(a) || !finite(b)) bad("soft_cost", "a point is NaN or infinite");
+    const float len = distance(a, b);
+    if (len > left) {
+      b = a + (b - a) * (left / len);
+      left = 0.0f;
+    } else {
+      left -= len;
+    }
+    sum += soft_segment(a, b, ex, dc);
+  }
+  return sum;
+}
+
+void NavGrid::check_costs(const char* where, const std::vector<float>* extra, const std::vector<DirCost>* dir) const {
+  const std::size_t un = static_cast<std::size_t>(cell_count());
+  if (extra) {
+    if (extra->size() != un)
+      bad(where, "extra_cost has " + std::to_string(extra->size()) + " values, the grid has " + std::to_string(un) +
+                     " cells");
+    for (std::size_t c = 0; c < un; ++c) {
+      const float v = (*extra)[c];
+      if (!finite(v) || v < 0.0f || v > kMaxExtraCost)
+        bad(where, "extra_cost[" + std::to_string(c) + "] must be 0 .. 1e6 per metre, got " + std::to_string(v));
+    }
+  }
+  if (dir) {
+    if (dir->size() != un)
+      bad(where, "dir_cost has " + std::to_string(dir->size()) + " values, the grid has " + std::to_string(un) +
+                     " cells");
+    for (std::size_t c = 0; c < un; ++c) {
+      const DirCost& q = (*dir)[c];
+      const bool ok = finite(q.xx) && finite(q.xy) && finite(q.yy) && q.xx >= 0.0f && q.yy >= 0.0f &&
+                      q.xx <= kMaxExtraCost && q.yy <= kMaxExtraCost && q.xy * q.xy <= q.xx * q.yy * 1.0001f + 1e-12f;
+      if (!ok)
+        bad(where, "dir_cost[" + std::to_string(c) + "] must be finite, 0 .. 1e6 per metre and never negative (xy^2 <= xx*yy)");
+    }
+  }
+}
+
+float NavGrid::path_length(const std::vector<Vec2>& polyline) {
+  float sum = 0.0f;
+  for (std::size_t k = 0; k + 1 < polyline.size(); ++k) sum += distance(polyline[k], polyline[k + 1]);
+  return sum;
+}
+
+// ================================================================ search
+
+// The open heap: an indexed binary heap of nodes (each at most once, a lower
+// cost moves it up). It orders by f, then larger g (deeper first), then lower
+// node index: a total order, so the order of pops depends on the keys alone.
+bool NavGrid::heap_before(int32_t x, int32_t y) const {
+  const std::size_t ux = static_cast<std::size_t>(x), uy = static_cast<std::size_t>(y);
+  if (f_[ux] != f_[uy]) return f_[ux] < f_[uy];
+  if (g_[ux] != g_[uy]) return g_[ux] > g_[uy];
+  return x < y;
+}
+
+void NavGrid::heap_sift_up(std::size_t i) const {
+  const int32_t v = heap_[i];
+  while (i > 0) {
+    const std::size_t p = (i - 1) / 2;
+    if (!heap_before(v, heap_[p])) break;
+    heap_[i] = heap_[p];
+    hpos_[static_cast<std::size_t>(heap_[i])] = static_cast<int32_t>(i);
+    i = p;
+  }
+  heap_[i] = v;
+  hpos_[static_cast<std::size_t>(v)] = static_cast<int32_t>(i);
+}
+
+// Push `node` (not yet in the heap: hpos_ < 0) or move it up after its f fell.
+void NavGrid::heap_update(int32_t node) const {
+  int32_t& pos = hpos_[static_cast<std::size_t>(node)];
+  if (pos < 0) {
+    heap_.push_back(node);
+    pos = static_cast<int32_t>(heap_.size() - 1);
+  }
+  heap_sift_up(static_cast<std::size_t>(pos));
+}
+
+int32_t NavGrid::heap_pop() const {
+  const int32_t top = heap_[0];
+  hpos_[static_cast<std::size_t>(top)] = -1;
+  const int32_t last = heap_.back();
+  heap_.pop_back();
+  const std::size_t n = heap_.size();
+  if (n == 0) return top;
+  std::size_t i = 0;
+  for (;;) {
+    const std::size_t l = 2 * i + 1, r = l + 1;
+    std::size_t m = n;  // the child to move up, if any
+    int32_t best = last;
+    if (l < n && heap_before(heap_[l], best)) {
+      m = l;
+      best = heap_[l];
+    }
+    if (r < n && heap_before(heap_[r], best)) {
+      m = r;
+      best = heap_[r];
+    }
+    if (m == n) break;
+    heap_[i] = best;
+    hpos_[static_cast<std::size_t>(best)] = static_cast<int32_t>(i);
+    i = m;
+  }
+  heap_[i] = last;
+  hpos_[static_cast<std::size_t>(last)] = static_cast<int32_t>(i);
+  return top;
+}
+
+std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std::vector<float>* extra_cost,
+                                     const std::vector<DirCost>* dir_cost) const {
+  stats_ = SearchStats{};
+  if (!finite(a)) bad("find_path", "the start point is NaN or infinite");
+  if (!finite(goal)) bad("find_path", "the goal point is NaN or infinite");
+  if (!finite(radius) || radius < 0.0f || radius > kMaxRadius_m)
+    bad("find_path", "the radius must be 0 .. " + std::to_string(kMaxRadius_m) + " m, got " + std::to_string(radius));
+  const int32_t n = cell_count();
+  const std::size_t un = static_cast<std::size_t>(n);
+  check_costs("find_path", extra_cost, dir_cost);
+  const float* ex = extra_cost ? extra_cost->data() : nullptr;
+  const DirCost* dc = dir_cost ? dir_cost->data() : nullptr;
+  const bool soft = ex || dc;
+  // Extra cost per metre in cell c for a step along the unit u.
+  auto soft_at = [&](int32_t c, Vec2 u) {
+    const std::size_t uc = static_cast<std::size_t>(c);
+    float v = ex ? ex[uc] : 0.0f;
+    if (dc) v += std::max(dc[uc].per_metre(u), 0.0f);
+    return v;
+  };
+
+  if (++stamp_ == 0) {  // wrapped: clear the marks once every 2^32 searches
+    std::fill(seen_.begin(), seen_.end(), 0u);
+    std::fill(closed_.begin(), closed_.end(), 0u);
+    std::fill(goal_mark_.begin(), goal_mark_.end(), 0u);
+    stamp_ = 1;
+  }
+  const uint32_t st = stamp_;
+
+  // ---- the links from an end point to the open nodes of its 3 x 3 cells that
+  // it sees in a straight line. The link need only keep min(radius, the end's
+  // own clearance), so a walker pressed against a wall can still step off it.
+  struct Link {
+    int32_t cell;
+    int64_t cost;  // mm
+  };
+  auto links_of = [&](Vec2 p, float* p_clear, std::vector<Link>* out) {
+    out->clear();
+    *p_clear = on_floor(p) ? nearest_wall(p, kClearanceCap_m) : -1.0f;
+    if (!(*p_clear > 0.0f)) return;
+    const float need = std::min(radius, *p_clear);
+    const int32_t pi = floor_to_int((p.x - origin_.x) / cell_), pj = floor_to_int((p.y - origin_.y) / cell_);
+    const int32_t pc = cell_index(p);
+    // The 3 x 3 cells round p; when none is reachable (a thin wall through
+    // p's cell), the 5 x 5 ring round them.
+    for (int32_t reach = 1; reach <= 2 && out->empty(); ++reach)
+      for (int32_t dj = -reach; dj <= reach; ++dj)
+        for (int32_t di = -reach; di <= reach; ++di) {
+          if (reach == 2 && di > -2 && di < 2 && dj > -2 && dj < 2) continue;  // done at reach 1
+          const int32_t c = cell_at(pi + di, pj + dj);
+          if (c < 0 || !cell_open(c, radius)) continue;
+          const Vec2 q = node_[static_cast<std::size_t>(c)];
+          const float cl = clearance_of_segment(p, q, radius + kComfortGap_m, need);
+          if (!(cl > 0.0f) || cl < need) continue;
+          const float len = distance(p, q);
+          float per_m = 0.0f;
+          if (soft && len > 0.0f) {
+            const Vec2 u = divided(q - p, len);
+            per_m = 0.5f * ((pc >= 0 ? soft_at(pc, u) : 0.0f) + soft_at(c, u));
+          }
+          out->push_back({c, to_mm(len * (comfort_factor(cl, radius) + per_m))});
+        }
+  };
+
+  std::vector<Link> start_links, goal_links;
+  float start_clear = -1.0f, goal_clear = -1.0f;
+  Vec2 start_pt = a, goal_pt = goal;
+  links_of(a, &start_clear, &start_links);
+  if (start_links.empty()) {
+    int32_t c;
+    if (!nearest_open_node(a, radius, &start_pt, &c)) return {};
+    start_links.push_back({c, 0});
+    stats_.start_snapped = true;
+  }
+  links_of(goal, &goal_clear, &goal_links);
+  if (goal_links.empty()) {
+    int32_t c;
+    if (!nearest_open_node(goal, radius, &goal_pt, &c)) return {};
+    goal_links.push_back({c, 0});
+    stats_.goal_snapped = true;
+  }
+  for (const Link& l : goal_links) {
+    goal_mark_[static_cast<std::size_t>(l.cell)] = st;
+    goal_link_[static_cast<std::size_t>(l.cell)] = l.cost;
+  }
+
+  // ---- A*: nodes 0 .. n-1 are cells, n is the goal. A step between
+  // neighbouring cells costs its nominal length (one cell straight, cell * sqrt 2
+  // diagonal) times (comfort factor + the mean extra cost of the two cells); the
+  // straight line between the nodes is only what the clearance is measured on.
+  // So h, the octile distance in cells to the box of the goal-linked cells, is
+  // admissible and consistent.
+  const int32_t kGoal = n;
+  heap_.clear();
+  int32_t gx0 = nx_, gy0 = ny_, gx1 = -1, gy1 = -1;
+  for (const Link& l : goal_links) {
+    gx0 = std::min(gx0, l.cell % nx_);
+    gx1 = std::max(gx1, l.cell % nx_);
+    gy0 = std::min(gy0, l.cell / nx_);
+    gy1 = std::max(gy1, l.cell / nx_);
+  }
+  const int64_t step_mm[2] = {to_mm(cell_), to_mm(cell_ * 1.41421356f)};
+  const float step_mm_f[2] = {static_cast<float>(step_mm[0]), static_cast<float>(step_mm[1])};
+  auto heuristic = [&](int32_t c) {
+    const int32_t ix = c % nx_, iy = c / nx_;
+    const int32_t dx = std::max({gx0 - ix, 0, ix - gx1}), dy = std::max({gy0 - iy, 0, iy - gy1});
+    const int32_t lo = std::min(dx, dy), hi = std::max(dx, dy);
+    return static_cast<int64_t>(hi - lo) * step_mm[0] + static_cast<int64_t>(lo) * step_mm[1];
+  };
+  for (const Link& l : start_links) {
+    const std::size_t uc = static_cast<std::size_t>(l.cell);
+    const int64_t h = heuristic(l.cell);
+    if (seen_[uc] == st && g_[uc] <= l.cost) continue;
+    if (seen_[uc] != st) hpos_[uc] = -1;
+    seen_[uc] = st;
+    g_[uc] = l.cost;
+    f_[uc] = l.cost + h;
+    parent_[uc] = -1;
+    heap_update(l.cell);
+  }
+  bool reached = false;
+  while (!heap_.empty()) {
+    const int32_t node = heap_pop();
+    const std::size_t ue = static_cast<std::size_t>(node);
+    closed_[ue] = st;
+    ++stats_.expanded;
+    if (node == kGoal) {
+      reached = true;
+      break;
+    }
+    const int64_t gc = g_[ue];
+    if (goal_mark_[ue] == st) {
+      const int64_t ng = gc + goal_link_[ue];
+      const std::size_t ug = static_cast<std::size_t>(kGoal);
+      if (seen_[ug] != st || ng < g_[ug]) {
+        if (seen_[ug] != st) hpos_[ug] = -1;
+        seen_[ug] = st;
+        g_[ug] = ng;
+        f_[ug] = ng;
+        parent_[ug] = node;
+        heap_update(kGoal);
+      }
+    }
+    const int32_t ix = node % nx_, iy = node / nx_;
+    for (int32_t d = 0; d < 8; ++d) {
+      const float cl = edge_clear_[ue * 8 + static_cast<std::size_t>(d)];
+      if (cl < radius || cl < 0.0f) continue;
+      const int32_t b = (iy + kDy[d]) * nx_ + (ix + kDx[d]);
+      const std::size_t ub = static_cast<std::size_t>(b);
+      if (closed_[ub] == st) continue;
+      float per_m = comfort_factor(cl, radius);
+      if (soft) per_m += 0.5f * (soft_at(node, kDir[d]) + soft_at(b, kDir[d]));
+      const int64_t ng = gc + to_mm_steps(step_mm_f[d & 1] * per_m);
+      const int64_t h = heuristic(b);
+      if (seen_[ub] == st && !(ng < g_[ub])) continue;
+      if (seen_[ub] != st) hpos_[ub] = -1;
+      seen_[ub] = st;
+      g_[ub] = ng;
+      f_[ub] = ng + h;
+      parent_[ub] = node;
+      heap_update(b);
+    }
+  }
+  if (!reached) return {};
+  stats_.cost = static_cast<float>(g_[un]) / 1000.0f;
+
+  // ---- the grid path: start, the nodes, goal. seg_clear[k] is what the step
+  // k -> k+1 keeps from the walls (the links from and to the end points are
+  // not counted: the walker stands where it stands).
+  std::vector<int32_t> cells;
+  for (int32_t c = parent_[un]; c >= 0; c = parent_[static_cast<std::size_t>(c)]) cells.push_back(c);
+  std::reverse(cells.begin(), cells.end());
+  std::vector<Vec2> raw;
+  std::vector<float> seg_clear;
+  raw.push_back(start_pt);
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const Vec2 q = node_[static_cast<std::size_t>(cells[k])];
+    if (k == 0 && stats_.start_snapped) continue;  // start_pt is this node
+    float cl = kInf;
+    if (k > 0) {
+      const int32_t c0 = cells[k - 1], c1 = cells[k];
+      const int32_t ddx = c1 % nx_ - c0 % nx_, ddy = c1 / nx_ - c0 / nx_;
+      for (int32_t d = 0; d < 8; ++d)
+        if (kDx[d] == ddx && kDy[d] == ddy) cl = edge_clear_[static_cast<std::size_t>(c0) * 8 + static_cast<std::size_t>(d)];
+    }
+    seg_clear.push_back(cl);
+    raw.push_back(q);
+  }
+  if (!stats_.goal_snapped) {
+    seg_clear.push_back(kInf);
+    raw.push_back(goal_pt);
+  }
+  stats_.raw_points = static_cast<int32_t>(raw.size());
+  if (raw.size() == 1) return {start_pt, goal_pt};
+
+  // ---- string-pulling, greedy forward from an anchor. A cut anchor -> k is kept when
+  //  1. the body clears every wall (radius, or less at a start or goal that is
+  //     itself nearer a wall);
+  //  2. it comes no nearer any wall than the grid path over that stretch did,
+  //     up to radius + the 0.35 m comfort gap: a wall within that of the cut
+  //     must have been at least as near some step of the stretch (the first
+  //     and last link's length at a start or goal are exempt: the walker is
+  //     already there);
+  //  3. with soft costs, its length + soft cost is no more than the stretch's.
+  const std::size_t m = raw.size();
+  std::vector<float> total;  // prefix sums of length + soft cost along the grid path
+  if (soft) {
+    total.assign(m, 0.0f);
+    for (std::size_t k = 0; k + 1 < m; ++k)
+      total[k + 1] = total[k] + distance(raw[k], raw[k + 1]) + soft_segment(raw[k], raw[k + 1], ex, dc);
+  }
+  const bool start_real = !stats_.start_snapped, goal_real = !stats_.goal_snapped;
+  const float start_trim = start_real ? distance(raw[0], raw[1]) : 0.0f;
+  const float goal_trim = goal_real ? distance(raw[m - 2], raw[m - 1]) : 0.0f;
+  // Rule 3: length + soft cost of the cut raw[i] -> raw[k] against the stretch's.
+  auto soft_ok = [&](std::size_t i, std::size_t k, float len) {
+    if (!soft) return true;
+    const float cut = len + soft_segment(raw[i], raw[k], ex, dc);
+    return !(cut > (total[k] - total[i]) * 1.00001f + 1e-5f);
+  };
+  // Rule 2 where the stretch did not keep the whole gap: every wall nearer
+  // the cut p0 -> p1 than `hi` must have been as near (1 mm slack) a step of
+  // the stretch raw[i] .. raw[k] that itself came nearer a wall than `hi`.
+  std::vector<int32_t> checked;
+  auto comfort_kept = [&](Vec2 p0, Vec2 p1, std::size_t i, std::size_t k, float hi) {
+    checked.clear();
+    bool ok = true;
+    visit_buckets(p0, p1, hi, [&](int32_t sg) {
+      for (const int32_t c : checked)
+        if (c == sg) return true;
+      checked.push_back(sg);
+      const WallSegment& w = segs_[static_cast<std::size_t>(sg)];
+      const float d = dmath::sqrt(dist2_segments(p0, p1, w.a, w.b));
+      if (!(d < hi)) return true;
+      float allowed = hi;
+      for (std::size_t j = i; j < k && allowed > d; ++j)
+        if (seg_clear[j] < hi) allowed = std::min(allowed, dmath::sqrt(dist2_segments(raw[j], raw[j + 1], w.a, w.b)));
+      if (d < allowed - 1e-3f) ok = false;
+      return ok;
+    });
+    return ok;
+  };
+  auto cut_ok = [&](std::size_t i, std::size_t k, float stretch_min) {
+    const Vec2 p = raw[i], q = raw[k];
+    float body = radius;
+    if (i == 0 && start_real) body = std::min(body, start_clear);
+    if (k == m - 1 && goal_real) body = std::min(body, goal_clear);
+    const float hi = radius + kComfortGap_m;
+    const float len = distance(p, q);
+    if (!(len > 0.0f)) return true;  // the goal is where the walker stands
+    float t0 = 0.0f, t1 = 1.0f;
+    if (i == 0 && start_real) t0 = start_trim / len;
+    if (k == m - 1 && goal_real) t1 = 1.0f - goal_trim / len;
+    const bool trimmed = t0 > 0.0f || t1 < 1.0f;
+    if (!(stretch_min < hi)) {
+      // The stretch kept the whole comfort gap: so must the cut.
+      if (!trimmed) return segment_keeps(p, q, std::max(body, hi)) && soft_ok(i, k, len);
+      if (!segment_keeps(p, q, body)) return false;
+      if (t0 < t1 && !segment_keeps(p + (q - p) * t0, p + (q - p) * t1, hi)) return false;
+      return soft_ok(i, k, len);
+    }
+    if (!segment_keeps(p, q, body)) return false;
+    if (t0 < t1 && !comfort_kept(p + (q - p) * t0, p + (q - p) * t1, i, k, hi)) return false;
+    return soft_ok(i, k, len);
+  };
+  std::vector<Vec2> out{raw[0]};
+  std::size_t anchor = 0;
+  float stretch_min = seg_clear[0];
+  std::size_t k = 1;  // raw[k] is reachable from the anchor; try raw[k + 1]
+  while (k + 1 < m) {
+    const float next_min = std::min(stretch_min, seg_clear[k]);
+    if (cut_ok(anchor, k + 1, next_min)) {
+      stretch_min = next_min;
+      ++k;
+    } else {
+      out.push_back(raw[k]);
+      anchor = k;
+      stretch_min = seg_clear[k];
+      ++k;
+    }
+  }
+  out.push_back(raw[m - 1]);
+  return out;
+}
+
+}  // namespace lockstep::station

@@ -1,0 +1,363 @@
+// Scenario loading and validation (errors name the JSON path), and the
+// compiled geometry the step reads: wall segments and their 2 m grid.
+#include <algorithm>
+#include <string>
+
+#include "station/station.h"
+
+namespace lockstep::station {
+
+namespace {
+
+std::string at(const std::string& base, std::size_t i) { return base + "[" + std::to_string(i) + "]"; }
+
+int32_t floor_index(const Scenario& sc, const std::string& id) {
+  if (id.empty()) return 0;
+  for (std::size_t i = 0; i < sc.floors.size(); ++i)
+    if (sc.floors[i].id == id) return static_cast<int32_t>(i);
+  return -1;
+}
+
+int32_t portal_index(const Scenario& sc, const std::string& id) {
+  for (std::size_t i = 0; i < sc.portals.size(); ++i)
+    if (sc.portals[i].id == id) return static_cast<int32_t>(i);
+  return -1;
+}
+
+int mode_code(const std::string& m) {
+  if (m == "spawn") return 0;
+  if (m == "despawn") return 1;
+  if (m == "both") return 2;
+  return -1;
+}
+
+void check_polygon(const JsonReader& r, const Polygon& p, const std::string& path) {
+  if (p.size() < 3) r.fail(path, "a polygon needs at least 3 corners, got " + std::to_string(p.size()));
+  const float a = signed_area(p);
+  if (!(a > 1e-6f || a < -1e-6f)) r.fail(path, "a polygon needs a non-zero area");
+}
+
+std::string floor_ids(const Scenario& sc) {
+  std::string s;
+  for (const auto& f : sc.floors) s += (s.empty() ? "" : ", ") + std::string("\"") + f.id + "\"";
+  return s;
+}
+
+bool in_solid(const Scenario& sc, uint32_t f, V2 p) {
+  const auto& fl = sc.floors[f];
+  bool walk = false;
+  for (const auto& w : fl.walkable) walk = walk || inside(w, p);
+  if (!walk) return true;
+  for (const auto* set : {&fl.obstacles, &fl.holes, &fl.voids})
+    for (const auto& b : *set)
+      if (inside(b, p)) return true;
+  return false;
+}
+
+}  // namespace
+
+Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
+  Scenario sc;
+  r.read(j, sc, "$");
+  if (sc.model != "station") r.fail("$.model", "expected \"station\", got \"" + sc.model + "\"");
+  // S1: the tick is fixed at 20 Hz; a recording's tick rate is the model's.
+  if (sc.dt != kDt)
+    r.fail("$.dt", "the station model steps at 20 Hz: dt must be 0.05 s (got " + std::to_string(sc.dt) +
+                       "); run more ticks for a longer time instead");
+  if (sc.keep != "right" && sc.keep != "left") r.fail("$.keep", "expected \"right\" or \"left\", got \"" + sc.keep + "\"");
+  if (!(sc.unstick_s > 0.0f)) r.fail("$.unstick_s", "expected a time > 0 s");
+  const auto& pop = sc.population;
+  if (!(pop.desired_speed > 0.0f)) r.fail("$.population.desired_speed", "expected a speed > 0 m/s");
+  if (!(pop.radius > 0.0f)) r.fail("$.population.radius", "expected a radius > 0 m");
+  if (!(pop.p_impaired >= 0.0f && pop.p_impaired <= 1.0f)) r.fail("$.population.p_impaired", "expected a probability 0..1");
+  if (!(pop.p_disable >= 0.0f && pop.p_disable <= 1.0f)) r.fail("$.population.p_disable", "expected a probability 0..1");
+
+  if (sc.floors.empty()) r.fail("$.floors", "expected at least one floor");
+  for (std::size_t f = 0; f < sc.floors.size(); ++f) {
+    const auto& fl = sc.floors[f];
+    const std::string fp = at("$.floors", f);
+    for (std::size_t g = 0; g < f; ++g)
+      if (sc.floors[g].id == fl.id) r.fail(fp + ".id", "duplicate floor id \"" + fl.id + "\"");
+    if (fl.walkable.empty()) r.fail(fp + ".walkable", "expected at least one walkable outline");
+    for (std::size_t k = 0; k < fl.walkable.size(); ++k) check_polygon(r, fl.walkable[k], at(fp + ".walkable", k));
+    for (std::size_t k = 0; k < fl.obstacles.size(); ++k) check_polygon(r, fl.obstacles[k], at(fp + ".obstacles", k));
+    for (std::size_t k = 0; k < fl.holes.size(); ++k) check_polygon(r, fl.holes[k], at(fp + ".holes", k));
+    for (std::size_t k = 0; k < fl.voids.size(); ++k) check_polygon(r, fl.voids[k], at(fp + ".voids", k));
+    for (std::size_t k = 0; k < fl.walls.size(); ++k) {
+      const auto& w = fl.walls[k];
+      if (w.x0 == w.x1 && w.y0 == w.y1) r.fail(at(fp + ".walls", k), "a wall needs two distinct ends");
+    }
+  }
+
+  const auto n_portals = sc.portals.size();
+  for (std::size_t p = 0; p < n_portals; ++p) {
+    const auto& po = sc.portals[p];
+    const std::string pp = at("$.portals", p);
+    if (po.id.empty()) r.fail(pp + ".id", "expected a portal id");
+    for (std::size_t q = 0; q < p; ++q)
+      if (sc.portals[q].id == po.id) r.fail(pp + ".id", "duplicate portal id \"" + po.id + "\"");
+    if (floor_index(sc, po.floor) < 0) r.fail(pp + ".floor", "no floor \"" + po.floor + "\" (floors: " + floor_ids(sc) + ")");
+    check_polygon(r, po.polygon, pp + ".polygon");
+    if (mode_code(po.mode) < 0) r.fail(pp + ".mode", "expected \"spawn\", \"despawn\" or \"both\", got \"" + po.mode + "\"");
+    if (!(po.rate_per_min >= 0.0f)) r.fail(pp + ".rate_per_min", "expected a rate >= 0 per minute");
+    if (!(po.start_s >= 0.0f)) r.fail(pp + ".start_s", "expected a time >= 0 s");
+  }
+  auto accepts = [&](int32_t q) { return q >= 0 && mode_code(sc.portals[static_cast<std::size_t>(q)].mode) != 0; };
+  uint64_t total = sc.walkers.size();
+  for (std::size_t p = 0; p < n_portals; ++p) {
+    const auto& po = sc.portals[p];
+    const std::string pp = at("$.portals", p);
+    bool positive = false;
+    for (std::size_t t = 0; t < po.targets.size(); ++t) {
+      const auto& tg = po.targets[t];
+      const std::string tp = at(pp + ".targets", t);
+      const int32_t q = portal_index(sc, tg.portal);
+      if (q < 0) r.fail(tp + ".portal", "no portal \"" + tg.portal + "\"");
+      if (!accepts(q)) r.fail(tp + ".portal", "portal \"" + tg.portal + "\" does not accept arrivals (its mode is spawn)");
+      if (!(tg.weight >= 0.0f)) r.fail(tp + ".weight", "expected a weight >= 0");
+      if (tg.weight > 0.0f) positive = true;
+    }
+    if (!po.targets.empty() && !positive) r.fail(pp + ".targets", "expected at least one target with a weight > 0");
+    if (!po.target.empty()) {
+      const int32_t q = portal_index(sc, po.target);
+      if (q < 0) r.fail(pp + ".target", "no portal \"" + po.target + "\"");
+      if (!accepts(q)) r.fail(pp + ".target", "portal \"" + po.target + "\" does not accept arrivals (its mode is spawn)");
+    }
+    const bool spawns = mode_code(po.mode) != 1 && po.count > 0;
+    if (spawns && po.targets.empty() && po.target.empty()) {
+      bool any = false;
+      for (std::size_t q = 0; q < n_portals; ++q) any = any || (q != p && accepts(static_cast<int32_t>(q)));
+      if (!any) r.fail(pp, "spawns walkers but no other portal accepts arrivals");
+    }
+    if (mode_code(po.mode) != 1) total += po.count;
+  }
+  if (total > 2'000'000) r.fail("$", "more than 2,000,000 walkers (" + std::to_string(total) + ")");
+
+  for (std::size_t w = 0; w < sc.walkers.size(); ++w) {
+    const auto& ws = sc.walkers[w];
+    const std::string wp = at("$.walkers", w);
+    const int32_t f = floor_index(sc, ws.floor);
+    if (f < 0) r.fail(wp + ".floor", "no floor \"" + ws.floor + "\" (floors: " + floor_ids(sc) + ")");
+    const int32_t d = portal_index(sc, ws.destination);
+    if (d < 0) r.fail(wp + ".destination", "no portal \"" + ws.destination + "\"");
+    if (!accepts(d)) r.fail(wp + ".destination", "portal \"" + ws.destination + "\" does not accept arrivals (its mode is spawn)");
+    if (!ws.trip.empty() && ws.trip != "board" && ws.trip != "alight")
+      r.fail(wp + ".trip", "expected \"board\" or \"alight\", got \"" + ws.trip + "\"");
+    if (!(ws.desired_speed >= 0.0f)) r.fail(wp + ".desired_speed", "expected a speed >= 0 m/s (0: the population's)");
+    if (!(ws.radius >= 0.0f)) r.fail(wp + ".radius", "expected a radius >= 0 m (0: the population's)");
+    if (in_solid(sc, static_cast<uint32_t>(f), ws.position))
+      r.fail(wp + ".position", "the walker stands outside the walkable floor or inside a solid");
+    for (std::size_t k = 0; k < w; ++k)
+      if (sc.walkers[k].position == ws.position && floor_index(sc, sc.walkers[k].floor) == f)
+        r.fail(wp + ".position", "walker " + std::to_string(k) + " stands on the same spot");
+  }
+  for (std::size_t a = 0; a < sc.areas.size(); ++a) {
+    const auto& ar = sc.areas[a];
+    if (floor_index(sc, ar.floor) < 0)
+      r.fail(at("$.areas", a) + ".floor", "no floor \"" + ar.floor + "\" (floors: " + floor_ids(sc) + ")");
+    check_polygon(r, ar.polygon, at("$.areas", a) + ".polygon");
+  }
+  for (std::size_t e = 0; e < sc.script.size(); ++e) {
+    const auto& ev = sc.script[e];
+    if (ev.kind != "impulse" && ev.kind != "remove")
+      r.fail(at("$.script", e) + ".kind", "expected \"impulse\" or \"remove\", got \"" + ev.kind + "\"");
+    if (ev.walker >= total)
+      r.fail(at("$.script", e) + ".walker",
+             "no walker " + std::to_string(ev.walker) + " (the scenario can have " + std::to_string(total) + ")");
+  }
+  return sc;
+}
+
+namespace {
+
+// The parts of the edge a-b of walkable outline `self` that are not inside
+// another outline: the union's boundary (S4).
+void outline_pieces(const std::vector<Polygon>& outlines, std::size_t self, V2 a, V2 b, std::vector<Wall>& out) {
+  std::vector<float> ts = {0.0f, 1.0f};
+  const V2 ab = b - a;
+  for (std::size_t o = 0; o < outlines.size(); ++o) {
+    if (o == self) continue;
+    const auto& poly = outlines[o];
+    for (std::size_t i = 0; i < poly.size(); ++i) {
+      const V2 c = poly[i], d = poly[(i + 1) % poly.size()];
+      const V2 cd = d - c;
+      const float den = cross(ab, cd);
+      if (den == 0.0f) continue;
+      const float t = cross(c - a, cd) / den;
+      const float u = cross(c - a, ab) / den;
+      if (t > 0.0f && t < 1.0f && u >= 0.0f && u <= 1.0f) ts.push_back(t);
+    }
+  }
+  std::sort(ts.begin(), ts.end());
+  for (std::size_t k = 0; k + 1 < ts.size(); ++k) {
+    if (!(ts[k + 1] > ts[k])) continue;
+    const V2 p = a + ab * ts[k], q = a + ab * ts[k + 1];
+    const V2 mid = (p + q) * 0.5f;
+    bool covered = false;
+    for (std::size_t o = 0; o < outlines.size() && !covered; ++o)
+      if (o != self && inside(outlines[o], mid)) covered = true;
+    if (!covered) out.push_back(Wall{p, q, WallKind::Outline, -1});
+  }
+}
+
+void build_wall_grid(FloorGeom& g) {
+  CellGrid& gr = g.wall_grid;
+  gr.cell = 2.0f;
+  gr.x0 = g.minx - 1.0f;
+  gr.y0 = g.miny - 1.0f;
+  gr.nx = static_cast<int32_t>((g.maxx + 1.0f - gr.x0) / gr.cell) + 1;
+  gr.ny = static_cast<int32_t>((g.maxy + 1.0f - gr.y0) / gr.cell) + 1;
+  const std::size_t ncell = static_cast<std::size_t>(gr.nx) * static_cast<std::size_t>(gr.ny);
+  std::vector<std::vector<uint32_t>> cells(ncell);
+  for (std::size_t w = 0; w < g.walls.size(); ++w) {
+    const Wall& wl = g.walls[w];
+    const int32_t x0 = gr.cx(std::min(wl.a.x, wl.b.x)), x1 = gr.cx(std::max(wl.a.x, wl.b.x));
+    const int32_t y0 = gr.cy(std::min(wl.a.y, wl.b.y)), y1 = gr.cy(std::max(wl.a.y, wl.b.y));
+    for (int32_t y = y0; y <= y1; ++y)
+      for (int32_t x = x0; x <= x1; ++x) {
+        // Only cells the segment comes within half a cell diagonal of.
+        const V2 c{gr.x0 + (static_cast<float>(x) + 0.5f) * gr.cell, gr.y0 + (static_cast<float>(y) + 0.5f) * gr.cell};
+        if (sqr_length(closest_on_segment(c, wl.a, wl.b) - c) <= 2.0f * gr.cell * gr.cell * 0.25f + 1e-3f)
+          cells[static_cast<std::size_t>(y) * static_cast<std::size_t>(gr.nx) + static_cast<std::size_t>(x)].push_back(
+              static_cast<uint32_t>(w));
+      }
+  }
+  gr.start.assign(ncell + 1, 0);
+  gr.items.clear();
+  for (std::size_t c = 0; c < ncell; ++c) {
+    gr.start[c] = static_cast<uint32_t>(gr.items.size());
+    gr.items.insert(gr.items.end(), cells[c].begin(), cells[c].end());
+  }
+  gr.start[ncell] = static_cast<uint32_t>(gr.items.size());
+}
+
+}  // namespace
+
+StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
+  const Scenario& sc = scenario_;
+  keep_right_ = sc.keep != "left";
+  // Floors: walls from the union of the outlines, every solid's edges, extra walls.
+  for (const auto& fl : sc.floors) {
+    FloorGeom g;
+    g.walkable = fl.walkable;
+    g.minx = g.maxx = fl.walkable[0][0].x;
+    g.miny = g.maxy = fl.walkable[0][0].y;
+    for (const auto& poly : fl.walkable)
+      for (const V2& p : poly) {
+        g.minx = std::min(g.minx, p.x), g.maxx = std::max(g.maxx, p.x);
+        g.miny = std::min(g.miny, p.y), g.maxy = std::max(g.maxy, p.y);
+      }
+    for (std::size_t k = 0; k < fl.walkable.size(); ++k) {
+      const auto& poly = fl.walkable[k];
+      for (std::size_t i = 0; i < poly.size(); ++i) outline_pieces(fl.walkable, k, poly[i], poly[(i + 1) % poly.size()], g.walls);
+    }
+    auto add_blockers = [&](const std::vector<Polygon>& set, WallKind kind) {
+      for (const auto& poly : set) {
+        const auto id = static_cast<int32_t>(g.blockers.size());
+        g.blockers.push_back(poly);
+        g.blocker_kind.push_back(kind);
+        for (std::size_t i = 0; i < poly.size(); ++i) g.walls.push_back(Wall{poly[i], poly[(i + 1) % poly.size()], kind, id});
+      }
+    };
+    add_blockers(fl.obstacles, WallKind::Obstacle);
+    add_blockers(fl.holes, WallKind::Hole);
+    add_blockers(fl.voids, WallKind::Void);
+    for (const auto& w : fl.walls) g.walls.push_back(Wall{{w.x0, w.y0}, {w.x1, w.y1}, WallKind::Extra, -1});
+    build_wall_grid(g);
+    // The routing grid (seed 002, Route): the floor outlines, every solid blocker, the extra walls.
+    GridInput gi;
+    for (const auto& poly : fl.walkable) gi.walkable.push_back(GridPolygon{poly});
+    for (const auto& poly : g.blockers) gi.blockers.push_back(GridPolygon{poly});
+    for (const auto& w : fl.walls) gi.walls.emplace_back(V2{w.x0, w.y0}, V2{w.x1, w.y1});
+    grids_.push_back(std::make_shared<const NavGrid>(gi));
+    floors_.push_back(std::move(g));
+  }
+  // Portals.
+  for (const auto& po : sc.portals) {
+    PortalGeom g;
+    g.floor = static_cast<uint32_t>(floor_index(sc, po.floor));
+    g.mode = static_cast<PortalMode>(mode_code(po.mode));
+    g.street = po.id.rfind("street_", 0) == 0;
+    g.minx = g.maxx = po.polygon[0].x;
+    g.miny = g.maxy = po.polygon[0].y;
+    for (const V2& p : po.polygon) {
+      g.minx = std::min(g.minx, p.x), g.maxx = std::max(g.maxx, p.x);
+      g.miny = std::min(g.miny, p.y), g.maxy = std::max(g.maxy, p.y);
+    }
+    g.centre = vertex_mean(po.polygon);
+    for (const auto& t : po.targets)
+      if (t.weight > 0.0f) {
+        g.target_portals.push_back(static_cast<uint32_t>(portal_index(sc, t.portal)));
+        g.target_weights.push_back(t.weight);
+      }
+    g.named_target = po.target.empty() ? -1 : portal_index(sc, po.target);
+    portals_.push_back(std::move(g));
+  }
+  for (const auto& ar : sc.areas) {
+    AreaGeom g;
+    g.floor = static_cast<uint32_t>(floor_index(sc, ar.floor));
+    const float a = signed_area(ar.polygon);
+    g.area_m2 = a < 0.0f ? -a : a;
+    areas_.push_back(g);
+  }
+  script_by_tick_ = sc.script;
+  std::stable_sort(script_by_tick_.begin(), script_by_tick_.end(),
+                   [](const ScriptEvent& a, const ScriptEvent& b) { return a.tick < b.tick; });
+
+  // The state at tick 0.
+  state_.rng = RngStream(sc.seed, "station.spawn");
+  state_.portals.assign(sc.portals.size(), PortalState{});
+  state_.areas.assign(sc.areas.size(), AreaState{});
+  for (const auto& ws : sc.walkers) {
+    Walker w;
+    w.pos = ws.position;
+    w.vel = ws.velocity;
+    w.floor = static_cast<uint32_t>(floor_index(sc, ws.floor));
+    w.destination = static_cast<uint32_t>(portal_index(sc, ws.destination));
+    w.desired_speed = ws.desired_speed > 0.0f ? ws.desired_speed : sc.population.desired_speed;
+    w.radius = ws.radius > 0.0f ? ws.radius : sc.population.radius;
+    w.trip = ws.trip == "alight" ? Trip::Alight
+             : ws.trip == "board" ? Trip::Board
+             : portals_[w.destination].street ? Trip::Alight : Trip::Board;
+    w.lane_share = 0.0f;  // seed 002, Route: placed walkers follow the centre line
+    Route rt;
+    rt.anchors = ws.waypoints;
+    state_.walkers.push_back(w);
+    state_.routes.push_back(std::move(rt));
+    start_route(static_cast<uint32_t>(state_.walkers.size() - 1));
+  }
+}
+
+void StationModel::set_state(const State& s) {
+  if (s.routes.size() != s.walkers.size())
+    throw InputError("state", "routes", "expected one route per walker (" + std::to_string(s.walkers.size()) + "), got " +
+                                            std::to_string(s.routes.size()));
+  if (s.portals.size() != portals_.size())
+    throw InputError("state", "portals", "expected " + std::to_string(portals_.size()) + " portals");
+  if (s.areas.size() != areas_.size()) throw InputError("state", "areas", "expected " + std::to_string(areas_.size()) + " areas");
+  for (std::size_t i = 0; i < s.walkers.size(); ++i) {
+    const auto& w = s.walkers[i];
+    const std::string p = "walkers[" + std::to_string(i) + "]";
+    if (w.floor >= floors_.size()) throw InputError("state", p + ".floor", "no floor " + std::to_string(w.floor));
+    if (w.destination >= portals_.size())
+      throw InputError("state", p + ".destination", "no portal " + std::to_string(w.destination));
+    if (w.ignore_blocker >= static_cast<int32_t>(floors_[w.floor].blockers.size()))
+      throw InputError("state", p + ".ignore_blocker", "no blocker " + std::to_string(w.ignore_blocker));
+    if (static_cast<uint8_t>(w.phase) > 2) throw InputError("state", p + ".phase", "unknown phase");
+    const auto& rt = s.routes[i];
+    if (rt.next > rt.waypoints.size() || rt.next_anchor > rt.anchors.size())
+      throw InputError("state", "routes[" + std::to_string(i) + "]", "route index beyond its waypoints");
+  }
+  state_ = s;
+}
+
+Input StationModel::scripted_input() const {
+  Input in;
+  auto it = std::lower_bound(script_by_tick_.begin(), script_by_tick_.end(), state_.tick,
+                             [](const ScriptEvent& e, uint64_t t) { return e.tick < t; });
+  for (; it != script_by_tick_.end() && it->tick == state_.tick; ++it)
+    in.events.push_back(Event{it->walker, it->kind == "remove" ? EventKind::Remove : EventKind::Impulse, it->value});
+  return in;
+}
+
+}  // namespace lockstep::station

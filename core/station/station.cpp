@@ -1,0 +1,92 @@
+// The station model's step: a short list of phases in a fixed order
+// (docs/station-step.md).
+#include "station/station.h"
+
+namespace lockstep::station {
+
+void StationModel::step(const Input& input) {
+  apply_inputs(input);   // 1. the tick's input events, in order
+  spawn_phase();         // 2. portals emit, in portal order
+  rebuild_neighbours();  // 3. the 2 m walker grid, force neighbours, nearby walls
+  plan_phase();          // 4. routes, lanes, progress and recovery, sight yaw: every walker from the same state
+  force_phase();         // 5. the force law, 4 sub-steps: all accelerations, then all moves
+  arrival_phase();       // 6. geometric arrival: Done
+  measure_phase();       // 7. density and level of service per area
+  ++state_.tick;         // 8.
+}
+
+void StationModel::apply_inputs(const Input& input) {
+  auto& ws = state_.walkers;
+  for (std::size_t k = 0; k < input.events.size(); ++k) {  // validate all before applying any
+    const auto& ev = input.events[k];
+    const std::string at = "tick " + std::to_string(state_.tick) + ", events[" + std::to_string(k) + "]";
+    if (ev.walker >= ws.size())
+      throw InputError("input", at + ".walker",
+                       "no walker " + std::to_string(ev.walker) + " (the world has " + std::to_string(ws.size()) + ")");
+    const auto kind = static_cast<int32_t>(ev.kind);
+    if (kind < 0 || kind > 1) throw InputError("input", at + ".kind", "unknown event kind " + std::to_string(kind));
+  }
+  for (const auto& ev : input.events) {
+    Walker& w = ws[ev.walker];
+    if (w.phase != Phase::Walking) continue;  // done and removed bodies are out of the run
+    if (ev.kind == EventKind::Impulse) {
+      w.vel = w.vel + ev.value;
+    } else {
+      w.phase = Phase::Removed;
+      w.vel = V2{};
+      w.done_tick = static_cast<uint32_t>(state_.tick);
+      ++state_.stats.removed;
+    }
+  }
+}
+
+void StationModel::plan_phase() {
+  const auto n = static_cast<uint32_t>(state_.walkers.size());
+  // Routes: each walker writes only its own route and plan fields.
+  std::vector<uint8_t> kick(n, 0);
+  for (uint32_t i = 0; i < n; ++i)
+    if (state_.walkers[i].phase == Phase::Walking) plan_walker(i, kick);
+  // Sight: reads every walker's position and velocity, which nothing above changed.
+  for (uint32_t i = 0; i < n; ++i) {
+    Walker& w = state_.walkers[i];
+    if (w.phase != Phase::Walking) continue;
+    const V2 e0 = unit(w.drive - w.pos);
+    w.sight_yaw = e0 == V2{} ? 0.0f : sight_yaw(i, e0);
+    w.dir = w.sight_yaw == 0.0f ? e0 : rotated(e0, w.sight_yaw);
+  }
+  // Recovery's sideways velocity, applied after everyone has looked.
+  for (uint32_t i = 0; i < n; ++i) {
+    if (kick[i] == 0) continue;
+    Walker& w = state_.walkers[i];
+    const V2 e = unit(w.drive - w.pos);
+    const V2 side = kick[i] == 1 ? left_of(e) : left_of(e) * -1.0f;
+    w.vel = side * (0.5f * w.desired_speed);  // S15
+  }
+}
+
+void StationModel::measure_phase() {
+  // Measurements, not feedback (seed 002): density, mean speed, specific flow
+  // and Fruin's walkway level of service per area. Sums in fixed point (2^-20
+  // m/s per unit) so they do not depend on the walkers' order.
+  for (std::size_t a = 0; a < areas_.size(); ++a) {
+    const AreaGeom& g = areas_[a];
+    const Polygon& poly = scenario_.areas[a].polygon;
+    uint32_t count = 0;
+    int64_t speed_sum = 0;
+    for (const Walker& w : state_.walkers) {
+      if (w.phase != Phase::Walking || w.floor != g.floor || !inside(poly, w.pos)) continue;
+      ++count;
+      speed_sum += static_cast<int64_t>(length(w.vel) * 1048576.0f);
+    }
+    AreaState& st = state_.areas[a];
+    st.count = count;
+    st.density = static_cast<float>(count) / g.area_m2;
+    st.mean_speed = count ? static_cast<float>(speed_sum) / 1048576.0f / static_cast<float>(count) : 0.0f;
+    st.flow_per_min = st.density * st.mean_speed * 60.0f;
+    st.los = fruin_los(st.flow_per_min);
+    if (st.los > st.los_peak) st.los_peak = st.los;
+    if (st.density > kFruinBCDensity) ++st.ticks_above_bc;
+  }
+}
+
+}  // namespace lockstep::station

@@ -1,0 +1,559 @@
+// The `station` model: a transit-station crowd (seed 002, "Behaviours"; issue
+// 7 part 1). Walkers are point bodies with a radius moved by a social-force
+// law (docs/station-forces.md) toward the nearest point of their destination
+// portal; portals spawn and absorb them; measurement areas count density and
+// Fruin's level of service. The step order is docs/station-step.md, the model
+// and its scenario docs/station.md, the gaps the seed leaves docs/spec-notes.md
+// ("station", S1...).
+//
+// Not yet here (later parts of issue 7): stairs, escalators, elevators, gates,
+// trains, crossings, vehicles, attractors, visitors and groups. The routing
+// grid is another library (core/station/grid.h); until it is wired, paths are
+// straight lines through the scenario's waypoints (route.cpp, plan_path).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lockstep/core/json_load.h"
+#include "lockstep/core/reflect.h"
+#include "lockstep/core/rng.h"
+#include "station/geom.h"
+#include "station/grid.h"
+
+namespace lockstep::station {
+
+// ---------------------------------------------------------------- constants
+
+/// The model's tick: 20 Hz. A scenario's dt must be 0.05 s (spec note S1).
+inline constexpr uint32_t kTickRateHz = 20;
+inline constexpr float kDt = 0.05f;
+
+// seed 002, Population.
+inline constexpr float kMinSpeed = 0.2f;          ///< m/s floor of a sampled desired speed
+inline constexpr float kMaxJitter = 0.9f;         ///< speed_jitter clamped to 0..0.9
+inline constexpr float kRatioLo = 0.8f, kRatioHi = 1.2f;  ///< sampled/mean speed ratio clamp
+inline constexpr float kMinRadius = 0.12f;        ///< m
+// seed 002, Spawn and arrival.
+inline constexpr int kSpawnTries = 48;
+// seed 002, Route.
+inline constexpr float kPassedWaypoint = 1.5f;    ///< m: a passed waypoint within this counts as reached
+inline constexpr float kTouchWaypoint = 0.5f;     ///< m: S7, a waypoint this close is reached even if not passed
+inline constexpr float kLegRecheckS = 0.5f;       ///< s between re-checks of the current leg
+inline constexpr float kWallComfort = 0.35f;      ///< m comfort gap from walls
+inline constexpr float kNavCell = 0.7f;           ///< m, the routing grid's cell
+inline constexpr float kMaxSlack = 1.5f;          ///< m, lane slack cap per side
+inline constexpr std::array<float, 5> kSlackShifts = {1.5f, 1.1f, 0.75f, 0.45f, 0.2f};
+inline constexpr float kLaneCloseM = 6.0f;        ///< m: a leg into the goal closes the shift over its last 6 m
+// seed 002, Recovery.
+inline constexpr float kDefaultUnstickS = 3.0f;
+inline constexpr float kIgnoreObstacleS = 1.6f;
+inline constexpr float kProgressStep = 0.3f;      ///< m: S9, progress is getting this much closer
+// seed 002, Crowds: the Fruin walkway LOS B/C boundary.
+inline constexpr float kFruinBCDensity = 0.35f;   ///< ped/m^2
+
+// ---------------------------------------------------------------- scenario
+
+/// A wall segment: [x0, y0, x1, y1].
+struct WallSpec {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"x0"}, s.x0);
+    v(FieldInfo{"y0"}, s.y0);
+    v(FieldInfo{"x1"}, s.x1);
+    v(FieldInfo{"y1"}, s.y1);
+  }
+};
+
+/// One floor: walkable outlines (their union is the floor), solids cut out of
+/// it, and extra wall segments. Polygons are lists of [x, y] corners.
+struct FloorSpec {
+  std::string id;
+  float z = 0;                           ///< m, the floor's height (drawing; floors do not mix in part 1)
+  std::vector<Polygon> walkable;         ///< outlines, union
+  std::vector<Polygon> obstacles;        ///< columns, furniture: solid
+  std::vector<Polygon> holes;            ///< floor openings: solid
+  std::vector<Polygon> voids;            ///< shafts, atria: solid, never ignored by recovery
+  std::vector<WallSpec> walls;           ///< extra wall segments
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"id"}, s.id);
+    v(FieldInfo{"z"}, s.z);
+    v(FieldInfo{"walkable"}, s.walkable);
+    v(FieldInfo{"obstacles"}, s.obstacles);
+    v(FieldInfo{"holes"}, s.holes);
+    v(FieldInfo{"voids"}, s.voids);
+    v(FieldInfo{"walls"}, s.walls);
+  }
+};
+
+struct TargetSpec {
+  std::string portal;
+  float weight = 1;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"portal"}, s.portal);
+    v(FieldInfo{"weight"}, s.weight);
+  }
+};
+
+struct PortalSpec {
+  std::string id;               ///< "street_..." ids are street portals (seed 002, Population)
+  std::string floor;            ///< floor id; empty = the first floor
+  Polygon polygon;
+  std::string mode = "both";    ///< spawn | despawn | both
+  uint32_t count = 0;           ///< walkers to emit (a finite budget)
+  float rate_per_min = 0;       ///< 0: as fast as clear spots allow
+  float start_s = 0;            ///< the first spawn's time
+  std::vector<TargetSpec> targets;  ///< weighted exits drawn at spawn
+  std::string target;           ///< a named exit (used when targets is empty)
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"id"}, s.id);
+    v(FieldInfo{"floor"}, s.floor);
+    v(FieldInfo{"polygon"}, s.polygon);
+    v(FieldInfo{"mode"}, s.mode);
+    v(FieldInfo{"count"}, s.count);
+    v(FieldInfo{"rate_per_min"}, s.rate_per_min);
+    v(FieldInfo{"start_s"}, s.start_s);
+    v(FieldInfo{"targets"}, s.targets);
+    v(FieldInfo{"target"}, s.target);
+  }
+};
+
+/// seed 002, Population: the sampling parameters of spawned walkers.
+struct PopulationSpec {
+  float desired_speed = 1.34f;  ///< m/s mean (Weidmann's v0; crowd.md)
+  float speed_jitter = 0.2f;    ///< fraction of the mean, clamped to 0..0.9 (S2)
+  float radius = 0.25f;         ///< m base radius (S3)
+  float p_impaired = 0;
+  float p_disable = 0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"desired_speed"}, s.desired_speed);
+    v(FieldInfo{"speed_jitter"}, s.speed_jitter);
+    v(FieldInfo{"radius"}, s.radius);
+    v(FieldInfo{"p_impaired"}, s.p_impaired);
+    v(FieldInfo{"p_disable"}, s.p_disable);
+  }
+};
+
+/// A walker placed by the scenario (lane share 0, seed 002 Route).
+struct WalkerSpec {
+  V2 position;
+  V2 velocity;
+  std::string floor;                ///< empty = the first floor
+  std::string destination;          ///< portal id (must accept arrivals)
+  std::string trip;                 ///< "board" | "alight"; empty: alight for a street_ destination, else board
+  float desired_speed = 0;          ///< m/s; 0 = the population's mean
+  float radius = 0;                 ///< m; 0 = the population's base radius
+  std::vector<V2> waypoints;        ///< corners to pass before the destination (straight driving between)
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"position"}, s.position);
+    v(FieldInfo{"velocity"}, s.velocity);
+    v(FieldInfo{"floor"}, s.floor);
+    v(FieldInfo{"destination"}, s.destination);
+    v(FieldInfo{"trip"}, s.trip);
+    v(FieldInfo{"desired_speed"}, s.desired_speed);
+    v(FieldInfo{"radius"}, s.radius);
+    v(FieldInfo{"waypoints"}, s.waypoints);
+  }
+};
+
+/// A measurement area (density, Fruin level of service).
+struct AreaSpec {
+  std::string id;
+  std::string floor;
+  Polygon polygon;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"id"}, s.id);
+    v(FieldInfo{"floor"}, s.floor);
+    v(FieldInfo{"polygon"}, s.polygon);
+  }
+};
+
+struct ScriptEvent {
+  uint64_t tick = 0;
+  uint32_t walker = 0;
+  std::string kind = "impulse";  ///< impulse (velocity += value) | remove
+  V2 value;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"tick"}, s.tick);
+    v(FieldInfo{"walker"}, s.walker);
+    v(FieldInfo{"kind"}, s.kind);
+    v(FieldInfo{"value"}, s.value);
+  }
+};
+
+struct Scenario {
+  std::string model = "station";
+  std::string name;
+  std::string description;
+  uint64_t seed = 1;
+  uint64_t ticks = 1200;         ///< the default run length
+  float dt = kDt;                ///< s; only 0.05 (S1)
+  std::string keep = "right";    ///< sight yaw convention: "right" or "left"
+  float unstick_s = kDefaultUnstickS;
+  PopulationSpec population;
+  std::vector<FloorSpec> floors;
+  std::vector<PortalSpec> portals;
+  std::vector<WalkerSpec> walkers;
+  std::vector<AreaSpec> areas;
+  std::vector<ScriptEvent> script;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"model"}, s.model);
+    v(FieldInfo{"name"}, s.name);
+    v(FieldInfo{"description"}, s.description);
+    v(FieldInfo{"seed"}, s.seed);
+    v(FieldInfo{"ticks"}, s.ticks);
+    v(FieldInfo{"dt"}, s.dt);
+    v(FieldInfo{"keep"}, s.keep);
+    v(FieldInfo{"unstick_s"}, s.unstick_s);
+    v(FieldInfo{"population"}, s.population);
+    v(FieldInfo{"floors"}, s.floors);
+    v(FieldInfo{"portals"}, s.portals);
+    v(FieldInfo{"walkers"}, s.walkers);
+    v(FieldInfo{"areas"}, s.areas);
+    v(FieldInfo{"script"}, s.script);
+  }
+};
+
+// ---------------------------------------------------------------- state
+
+enum class Trip : uint8_t { Board = 0, Alight = 1 };
+enum class Phase : uint8_t { Walking = 0, Done = 1, Removed = 2 };
+enum class PortalMode : uint8_t { Spawn = 0, Despawn = 1, Both = 2 };
+
+/// One walker. Laid out with no padding (4-byte fields, then bytes), so a
+/// frame of walkers hashes as one block. Done and removed walkers keep their
+/// slot (seed 002, States).
+struct Walker {
+  V2 pos;                    ///< m
+  V2 vel;                    ///< m/s
+  V2 dir;                    ///< unit desired direction this tick (after sight yaw)
+  V2 drive;                  ///< m: the point driven toward this tick (lane shift included)
+  float desired_speed = 0;   ///< m/s, sampled once at spawn
+  float radius = 0;          ///< m
+  float lane_share = 0;      ///< -1 (right) .. 1 (left)
+  float slack_left = 0;      ///< m, this leg's lane slack on the left
+  float slack_right = 0;     ///< m, on the right
+  float sight_yaw = 0;       ///< rad, counter-clockwise, this tick's sidestep/follow yaw
+  float progress_ref = 0;    ///< m: distance to the drive point at the last progress
+  float stuck_s = 0;         ///< s without progress
+  float recheck_s = 0;       ///< s until the current leg is re-checked
+  float ignore_s = 0;        ///< s left of the recovery's muted obstacle
+  int32_t ignore_blocker = -1;  ///< floor-local blocker index whose soft wall force is muted, -1 none
+  uint32_t floor = 0;
+  int32_t origin = -1;       ///< spawn portal, -1 placed by the scenario
+  uint32_t destination = 0;  ///< portal index
+  uint32_t done_tick = 0;    ///< the tick it became Done or Removed
+  uint32_t unsticks = 0;     ///< recoveries so far
+  Trip trip = Trip::Board;
+  Phase phase = Phase::Walking;
+  bool prefers_lift_impaired = false;  ///< seed 002: p_impaired roll
+  bool prefers_lift_disable = false;   ///< seed 002: p_disable roll
+
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"pos"}, s.pos);
+    v(FieldInfo{"vel"}, s.vel);
+    v(FieldInfo{"dir"}, s.dir);
+    v(FieldInfo{"drive"}, s.drive);
+    v(FieldInfo{"desired_speed"}, s.desired_speed);
+    v(FieldInfo{"radius"}, s.radius);
+    v(FieldInfo{"lane_share"}, s.lane_share);
+    v(FieldInfo{"slack_left"}, s.slack_left);
+    v(FieldInfo{"slack_right"}, s.slack_right);
+    v(FieldInfo{"sight_yaw"}, s.sight_yaw);
+    v(FieldInfo{"progress_ref"}, s.progress_ref);
+    v(FieldInfo{"stuck_s"}, s.stuck_s);
+    v(FieldInfo{"recheck_s"}, s.recheck_s);
+    v(FieldInfo{"ignore_s"}, s.ignore_s);
+    v(FieldInfo{"ignore_blocker"}, s.ignore_blocker);
+    v(FieldInfo{"floor"}, s.floor);
+    v(FieldInfo{"origin"}, s.origin);
+    v(FieldInfo{"destination"}, s.destination);
+    v(FieldInfo{"done_tick"}, s.done_tick);
+    v(FieldInfo{"unsticks"}, s.unsticks);
+    v(FieldInfo{"trip"}, s.trip);
+    v(FieldInfo{"phase"}, s.phase);
+    v(FieldInfo{"prefers_lift_impaired"}, s.prefers_lift_impaired);
+    v(FieldInfo{"prefers_lift_disable"}, s.prefers_lift_disable);
+  }
+};
+
+/// A walker's route: the planned leg toward the next anchor (a scenario
+/// waypoint or, last, the destination), and the anchors still ahead.
+struct Route {
+  uint32_t next = 0;            ///< index into waypoints of the current corner
+  uint32_t next_anchor = 0;     ///< index into anchors of the anchor being planned to
+  V2 leg_start;                 ///< m: where the current leg began (lane slack is measured from it)
+  std::vector<V2> waypoints;    ///< planned corners; the last is the anchor (or the goal point)
+  std::vector<V2> anchors;      ///< scenario waypoints (placed walkers)
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"next"}, s.next);
+    v(FieldInfo{"next_anchor"}, s.next_anchor);
+    v(FieldInfo{"leg_start"}, s.leg_start);
+    v(FieldInfo{"waypoints"}, s.waypoints);
+    v(FieldInfo{"anchors"}, s.anchors);
+  }
+};
+
+struct PortalState {
+  uint32_t emitted = 0;    ///< walkers spawned so far (of count)
+  uint32_t rotation = 0;   ///< next destination in the trip-side rotation
+  uint32_t failed = 0;     ///< spawns that found no clear spot in 48 tries (retried next tick)
+  uint32_t arrived = 0;    ///< walkers that became Done here
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"emitted"}, s.emitted);
+    v(FieldInfo{"rotation"}, s.rotation);
+    v(FieldInfo{"failed"}, s.failed);
+    v(FieldInfo{"arrived"}, s.arrived);
+  }
+};
+
+/// Fruin walkway level of service, A (free) .. F (jammed).
+enum class Los : uint8_t { A = 0, B = 1, C = 2, D = 3, E = 4, F = 5 };
+
+/// One measurement area's figures this tick (measurements, not feedback).
+struct AreaState {
+  uint32_t count = 0;          ///< walking walkers inside
+  float density = 0;           ///< ped/m^2
+  float mean_speed = 0;        ///< m/s of those inside
+  float flow_per_min = 0;      ///< specific flow density x mean speed x 60, ped/(m min)
+  uint32_t ticks_above_bc = 0; ///< ticks with density above 0.35 ped/m^2 (seed 002, Crowds)
+  Los los = Los::A;            ///< Fruin walkway LOS from flow_per_min (crowd.md)
+  Los los_peak = Los::A;       ///< worst so far
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"count"}, s.count);
+    v(FieldInfo{"density"}, s.density);
+    v(FieldInfo{"mean_speed"}, s.mean_speed);
+    v(FieldInfo{"flow_per_min"}, s.flow_per_min);
+    v(FieldInfo{"ticks_above_bc"}, s.ticks_above_bc);
+    v(FieldInfo{"los"}, s.los);
+    v(FieldInfo{"los_peak"}, s.los_peak);
+  }
+};
+
+struct Stats {
+  uint32_t spawned = 0;
+  uint32_t done = 0;
+  uint32_t removed = 0;
+  uint32_t unsticks = 0;
+  uint32_t refused_moves = 0;   ///< integrator steps refused by a solid (then slid)
+  uint32_t rebuilt_paths = 0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"spawned"}, s.spawned);
+    v(FieldInfo{"done"}, s.done);
+    v(FieldInfo{"removed"}, s.removed);
+    v(FieldInfo{"unsticks"}, s.unsticks);
+    v(FieldInfo{"refused_moves"}, s.refused_moves);
+    v(FieldInfo{"rebuilt_paths"}, s.rebuilt_paths);
+  }
+};
+
+/// The whole state. Subsystems (one hash each) are its top-level fields.
+struct State {
+  uint64_t tick = 0;
+  RngStream rng;               ///< "station.spawn": every spawn draw (seed 002: the scenario's stream)
+  uint32_t spawn_serial = 0;   ///< spawned walkers so far: the lane share sequence
+  std::vector<PortalState> portals;
+  std::vector<Walker> walkers;
+  std::vector<Route> routes;   ///< one per walker, same index
+  std::vector<AreaState> areas;
+  Stats stats;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"tick"}, s.tick);
+    v(FieldInfo{"rng"}, s.rng);
+    v(FieldInfo{"spawn_serial"}, s.spawn_serial);
+    v(FieldInfo{"portals"}, s.portals);
+    v(FieldInfo{"walkers"}, s.walkers);
+    v(FieldInfo{"routes"}, s.routes);
+    v(FieldInfo{"areas"}, s.areas);
+    v(FieldInfo{"stats"}, s.stats);
+  }
+};
+
+// ---------------------------------------------------------------- inputs
+
+enum class EventKind : int32_t { Impulse = 0, Remove = 1 };
+
+struct Event {
+  uint32_t walker = 0;
+  EventKind kind = EventKind::Impulse;
+  V2 value;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"walker"}, s.walker);
+    v(FieldInfo{"kind"}, s.kind);
+    v(FieldInfo{"value"}, s.value);
+  }
+};
+
+struct Input {
+  std::vector<Event> events;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"events"}, s.events);
+  }
+};
+
+// ---------------------------------------------------------------- compiled geometry (not state)
+
+enum class WallKind : uint8_t { Outline = 0, Obstacle = 1, Hole = 2, Void = 3, Extra = 4 };
+
+struct Wall {
+  V2 a, b;
+  WallKind kind = WallKind::Outline;
+  int32_t blocker = -1;  ///< floor-local blocker index (obstacles, then holes, then voids); -1 outline/extra
+};
+
+/// A uniform grid of cells holding indices (walls, walkers), rebuilt or built
+/// in index order, so iteration is deterministic.
+struct CellGrid {
+  float x0 = 0, y0 = 0, cell = 2.0f;
+  int32_t nx = 1, ny = 1;
+  std::vector<uint32_t> start;  ///< nx*ny+1 offsets into items
+  std::vector<uint32_t> items;
+  int32_t cx(float x) const {
+    const float f = (x - x0) / cell;
+    const int32_t c = f < 0.0f ? 0 : static_cast<int32_t>(f);
+    return c >= nx ? nx - 1 : c;
+  }
+  int32_t cy(float y) const {
+    const float f = (y - y0) / cell;
+    const int32_t c = f < 0.0f ? 0 : static_cast<int32_t>(f);
+    return c >= ny ? ny - 1 : c;
+  }
+};
+
+struct FloorGeom {
+  std::vector<Polygon> walkable;
+  std::vector<Polygon> blockers;         ///< obstacles, holes, voids (in that order)
+  std::vector<WallKind> blocker_kind;
+  std::vector<Wall> walls;
+  CellGrid wall_grid;                    ///< walls by 2 m cell (a wall is in every cell its box touches)
+  float minx = 0, miny = 0, maxx = 0, maxy = 0;
+};
+
+struct PortalGeom {
+  uint32_t floor = 0;
+  PortalMode mode = PortalMode::Both;
+  bool street = false;
+  float minx = 0, miny = 0, maxx = 0, maxy = 0;
+  V2 centre;
+  std::vector<uint32_t> target_portals;  ///< weighted draw candidates (accept arrivals, weight > 0)
+  std::vector<float> target_weights;
+  int32_t named_target = -1;
+  bool accepts() const { return mode != PortalMode::Spawn; }
+};
+
+struct AreaGeom {
+  uint32_t floor = 0;
+  float area_m2 = 0;
+};
+
+// ---------------------------------------------------------------- the model
+
+/// Population sampling (seed 002, Population), exposed for tests.
+struct Sampled {
+  float desired_speed = 0;
+  float radius = 0;
+};
+/// desired × (1 + u × jitter), jitter clamped to 0..0.9, floor 0.2 m/s; radius
+/// base × (0.9 + 0.1 × clamp(speed / desired, 0.8, 1.2)), at least 0.12 m.
+Sampled sample_body(const PopulationSpec& pop, float u);
+/// The lane share of the n-th spawned walker (n from 0): spread evenly over −1..1 (spec note S5).
+float lane_share_of(uint32_t n);
+/// Fruin walkway level of service of a specific flow in ped/(m min) (crowd.md thresholds).
+Los fruin_los(float flow_per_min);
+
+class StationModel {
+ public:
+  using Scenario = station::Scenario;
+  using Input = station::Input;
+  using State = station::State;
+
+  static constexpr std::string_view kName = "station";
+  static constexpr uint32_t kVersion = 1;
+  static constexpr uint32_t kTickRateHz = station::kTickRateHz;
+
+  static Scenario load_scenario(const Json& j, const JsonReader& reader);
+  explicit StationModel(Scenario scenario);
+
+  void step(const Input& input);
+  Input scripted_input() const;
+  uint64_t tick() const { return state_.tick; }
+  const State& state() const { return state_; }
+  State& mutable_state() { return state_; }
+  void set_state(const State& s);
+  const Scenario& scenario() const { return scenario_; }
+  const std::vector<FloorGeom>& floors() const { return floors_; }
+
+  /// Is a body of `radius` along a→b on `floor` clear of every wall (and not crossing one)?
+  bool segment_clear(uint32_t floor, V2 a, V2 b, float radius) const;
+  /// The seam for the routing grid (route.cpp): corners from `from` to `to`, the last being `to`.
+  std::vector<V2> plan_path(uint32_t floor, V2 from, V2 to, float radius) const;
+  /// The goal point of portal p as seen from `from`: its nearest point, nudged 0.3 m inward (S6).
+  V2 portal_goal(uint32_t portal, V2 from) const;
+
+ private:
+  // step phases, in order (docs/station-step.md)
+  void apply_inputs(const Input& input);
+  void spawn_phase();
+  void rebuild_neighbours();
+  void plan_phase();
+  void force_phase();
+  void arrival_phase();
+  void measure_phase();
+
+  // spawn.cpp
+  bool try_spawn(uint32_t portal);
+  uint32_t draw_destination(uint32_t portal, Trip trip);
+  // route.cpp
+  void start_route(uint32_t w);
+  void rebuild_path(uint32_t w);
+  void begin_leg(uint32_t w);
+  void plan_walker(uint32_t w, std::vector<uint8_t>& rebuild);
+  // sight
+  float sight_yaw(uint32_t w, V2 e) const;
+  // forces.cpp
+  void accelerations(float h);
+  void integrate(float h);
+  bool move_refused(const Walker& wk, V2 from, V2 to, int32_t* hit) const;
+  void gather_walls(uint32_t w);
+
+  Scenario scenario_;
+  State state_;
+  std::vector<FloorGeom> floors_;
+  /// The 0.7 m routing grid of each floor (grid.h), shared by copies of the model: it is built from the
+  /// scenario once and never changes in part 1 (full attractors, which rebuild it, come with part 3).
+  std::vector<std::shared_ptr<const NavGrid>> grids_;
+  std::vector<PortalGeom> portals_;
+  std::vector<AreaGeom> areas_;
+  std::vector<ScriptEvent> script_by_tick_;
+  bool keep_right_ = true;
+
+  // per-tick scratch (derived, not state)
+  CellGrid walker_grid_;
+  float max_radius_ = 0;                           ///< the largest walking body this tick (sight's reach)
+  std::vector<uint32_t> nb_start_, nb_items_;      ///< force neighbours per walker (CSR)
+  std::vector<uint32_t> wall_start_, wall_items_;  ///< nearby walls per walker (CSR)
+  std::vector<V2> acc_;                            ///< accelerations of one sub-step
+};
+
+}  // namespace lockstep::station

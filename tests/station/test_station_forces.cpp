@@ -1,0 +1,263 @@
+// The force law (docs/station-forces.md), sight yaw, the integrator, recovery,
+// measurements and order independence.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "station_test_util.h"
+
+using namespace station_test;
+
+namespace {
+bool in_walkable(const StationModel& m, uint32_t floor, V2 p) {
+  bool in = false;
+  for (const auto& poly : m.floors()[floor].walkable) in = in || inside(poly, p);
+  return in;
+}
+}  // namespace
+
+TEST_CASE("station forces - a free walker relaxes to its desired speed with tau 0.5 s", "[station][forces]") {
+  // HFV 2000 driving term m (v0 e - v) / tau: from rest, 1 - 1/e = 63 % of v0 after tau.
+  Json j = hall(60, 10);
+  j["portals"] = Json::array({Json{{"id", "end"}, {"polygon", rect(58, 0, 60, 10)}, {"mode", "despawn"}}});
+  j["walkers"] = Json::array({Json{{"position", {2, 5}}, {"destination", "end"}, {"desired_speed", 1.2}}});
+  auto m = make(j);
+  run(m, 10);  // 0.5 s
+  const float v_tau = length(m.state().walkers[0].vel);
+  CHECK(v_tau > 0.60f * 1.2f);
+  CHECK(v_tau < 0.66f * 1.2f);
+  run(m, 90);  // 5 s: at speed, along +x
+  CHECK(length(m.state().walkers[0].vel) == Approx(1.2).epsilon(0.01));
+  CHECK(m.state().walkers[0].vel.x > 1.18f);
+}
+
+TEST_CASE("station forces - permuting placed walkers permutes the result bit for bit", "[station][forces][order]") {
+  // Every walker's update is computed from the same state, then all are applied;
+  // force sums are order-free (fixed point) and sight ties never use the index.
+  Json j = hall(20, 12);
+  j["floors"][0]["obstacles"] = Json::array({rect(9, 5, 11, 7)});
+  j["portals"] = Json::array({Json{{"id", "east"}, {"polygon", rect(18, 0, 20, 12)}, {"mode", "despawn"}},
+                              Json{{"id", "west"}, {"polygon", rect(0, 0, 2, 12)}, {"mode", "despawn"}}});
+  Json ws = Json::array();
+  for (int k = 0; k < 36; ++k) {
+    const bool east = k % 2 == 0;
+    const float x = east ? 3.0f + static_cast<float>(k % 6) * 0.6f : 13.0f + static_cast<float>(k % 6) * 0.6f;
+    const float y = 2.0f + static_cast<float>(k / 6) * 1.4f + (east ? 0.0f : 0.3f);
+    ws.push_back(Json{{"position", {x, y}}, {"destination", east ? "east" : "west"},
+                      {"desired_speed", 1.0 + 0.02 * k}, {"radius", 0.22 + 0.002 * k}});
+  }
+  j["walkers"] = ws;
+  // A fixed permutation: reversed, then every third swapped forward.
+  std::vector<std::size_t> perm(ws.size());
+  for (std::size_t i = 0; i < perm.size(); ++i) perm[i] = perm.size() - 1 - i;
+  for (std::size_t i = 0; i + 3 < perm.size(); i += 3) std::swap(perm[i], perm[i + 3]);
+  Json jp = j;
+  jp["walkers"] = Json::array();
+  for (std::size_t i = 0; i < perm.size(); ++i) jp["walkers"].push_back(ws[perm[i]]);
+  auto a = make(j);
+  auto b = make(jp);
+  run(a, 300);
+  run(b, 300);
+  uint32_t moved = 0;
+  for (std::size_t i = 0; i < perm.size(); ++i) {
+    const auto& wa = a.state().walkers[perm[i]];
+    const auto& wb = b.state().walkers[i];
+    INFO("walker " << perm[i]);
+    CHECK(bits(wa.pos.x) == bits(wb.pos.x));
+    CHECK(bits(wa.pos.y) == bits(wb.pos.y));
+    CHECK(bits(wa.vel.x) == bits(wb.vel.x));
+    CHECK(bits(wa.vel.y) == bits(wb.vel.y));
+    CHECK(wa.phase == wb.phase);
+    moved += wa.pos.x != ws[perm[i]]["position"][0].get<float>();
+  }
+  CHECK(moved == perm.size());
+  CHECK(a.state().stats.done == b.state().stats.done);
+  CHECK(a.state().stats.done > 0u);  // the crowds met, passed the column and arrived
+}
+
+TEST_CASE("station forces - the integrator never steps a body into a solid; it slides along the edge",
+          "[station][forces][solid]") {
+  // A thin body (0.05 m) driven at 8 m/s (10.4 m/s cap) at a column between it
+  // and its exit: the soft wall force cannot stop it in time, so steps into the
+  // column are refused and the body slides along it. The exit is walled off, so
+  // the grid finds no path and the walker drives straight at it (Route: no path
+  // keeps the straight line).
+  Json j = hall(40, 10);
+  j["floors"][0]["obstacles"] = Json::array({rect(10, 3, 12, 7)});
+  j["floors"][0]["walls"] = Json::array({Json{{"x0", 37}, {"y0", 6}, {"x1", 40}, {"y1", 6}}, Json{{"x0", 37}, {"y0", 6}, {"x1", 37}, {"y1", 10}}});
+  j["portals"] = Json::array({Json{{"id", "end"}, {"polygon", rect(38, 7, 40, 10)}, {"mode", "despawn"}}});
+  j["walkers"] = Json::array({Json{{"position", {4, 3.4}}, {"destination", "end"}, {"desired_speed", 8.0}, {"radius", 0.05}}});
+  auto m = make(j);
+  const auto& col = m.scenario().floors[0].obstacles[0];
+  bool slid = false;
+  for (int k = 0; k < 1200 && m.state().walkers[0].phase == Phase::Walking; ++k) {
+    m.step(m.scripted_input());
+    const auto& w = m.state().walkers[0];
+    REQUIRE_FALSE(inside(col, w.pos));
+    REQUIRE(in_walkable(m, 0, w.pos));
+    slid = slid || (w.pos.x > 9.0f && w.pos.x < 12.0f && std::fabs(w.pos.y - 3.4f) > 0.5f);
+  }
+  CHECK(m.state().stats.refused_moves > 0u);
+  CHECK(slid);
+}
+
+TEST_CASE("station forces - a hard shove into a wall is refused and speeds stay within 1.3 v0",
+          "[station][forces][solid]") {
+  Json j = hall(20, 3);
+  j["portals"] = Json::array({Json{{"id", "end"}, {"polygon", rect(18, 0, 20, 3)}, {"mode", "despawn"}}});
+  j["walkers"] = Json::array({Json{{"position", {3, 1.5}}, {"destination", "end"}, {"desired_speed", 1.0}}});
+  j["script"] = Json::array({Json{{"tick", 20}, {"walker", 0}, {"kind", "impulse"}, {"value", {0, -200}}}});
+  auto m = make(j);
+  for (int k = 0; k < 200; ++k) {
+    m.step(m.scripted_input());
+    const auto& w = m.state().walkers[0];
+    REQUIRE(w.pos.y > 0.0f);
+    REQUIRE(length(w.vel) <= 1.3f * 1.0f + 1e-5f);
+  }
+}
+
+TEST_CASE("station forces - bodies pressed together separate without blowing up (stable contact)",
+          "[station][forces][contact]") {
+  // Two overlapping bodies (0.2 m apart, radii 0.25): k/m = 1500 s^-2 contact
+  // at dt 0.05 s would be unstable in explicit Euler; the sub-steps keep it calm.
+  Json j = hall(20, 10);
+  j["portals"] = Json::array({Json{{"id", "end"}, {"polygon", rect(18, 0, 20, 10)}, {"mode", "despawn"}}});
+  j["walkers"] = Json::array({Json{{"position", {5, 5}}, {"destination", "end"}, {"desired_speed", 0.8}},
+                              Json{{"position", {5, 5.2}}, {"destination", "end"}, {"desired_speed", 0.8}}});
+  auto m = make(j);
+  for (int k = 0; k < 100; ++k) {
+    m.step({});
+    for (const auto& w : m.state().walkers) REQUIRE(length(w.vel) <= 1.3f * 0.8f + 1e-5f);
+  }
+  const auto& ws = m.state().walkers;
+  CHECK(length(ws[0].pos - ws[1].pos) > 0.5f);  // apart, no longer touching
+}
+
+TEST_CASE("station sight - two walkers meeting head-on pass on the keep side", "[station][sight]") {
+  for (const char* keep : {"right", "left"}) {
+    INFO("keep " << keep);
+    Json j = hall(30, 10);
+    j["keep"] = keep;
+    j["portals"] = Json::array({Json{{"id", "east"}, {"polygon", rect(28, 0, 30, 10)}, {"mode", "despawn"}},
+                                Json{{"id", "west"}, {"polygon", rect(0, 0, 2, 10)}, {"mode", "despawn"}}});
+    j["walkers"] = Json::array({Json{{"position", {6, 5}}, {"destination", "east"}, {"velocity", {1.3, 0}}},
+                                Json{{"position", {24, 5}}, {"destination", "west"}, {"velocity", {-1.3, 0}}}});
+    auto m = make(j);
+    bool met = false;
+    float yaw0 = 0;
+    for (int k = 0; k < 400 && !met; ++k) {
+      m.step({});
+      const auto& a = m.state().walkers[0];
+      const auto& b = m.state().walkers[1];
+      if (yaw0 == 0.0f) yaw0 = a.sight_yaw;  // the first sidestep
+      if (a.pos.x >= b.pos.x) {
+        met = true;
+        // Heading +x, right is -y: keeping right, A passes below B; keeping left, above.
+        if (std::string(keep) == "right") CHECK(a.pos.y < b.pos.y - 0.5f);
+        else CHECK(a.pos.y > b.pos.y + 0.5f);
+        CHECK(length(a.pos - b.pos) >= a.radius + b.radius);  // they passed without touching
+      }
+    }
+    REQUIRE(met);
+    if (std::string(keep) == "right") CHECK(yaw0 < 0.0f);  // turned clockwise: to the right
+    else CHECK(yaw0 > 0.0f);
+  }
+}
+
+TEST_CASE("station sight - a faster walker overtakes a slower one on the side away from the keep side",
+          "[station][sight]") {
+  Json j = hall(40, 10);
+  j["portals"] = Json::array({Json{{"id", "east"}, {"polygon", rect(38, 0, 40, 10)}, {"mode", "despawn"}}});
+  j["walkers"] = Json::array({Json{{"position", {8, 5}}, {"destination", "east"}, {"desired_speed", 0.6}, {"velocity", {0.6, 0}}},
+                              Json{{"position", {3, 5}}, {"destination", "east"}, {"desired_speed", 1.5}, {"velocity", {1.5, 0}}}});
+  auto m = make(j);
+  bool passed = false;
+  for (int k = 0; k < 600 && !passed; ++k) {
+    m.step({});
+    const auto& slow = m.state().walkers[0];
+    const auto& fast = m.state().walkers[1];
+    if (fast.pos.x >= slow.pos.x) {
+      passed = true;
+      CHECK(fast.pos.y > slow.pos.y + 0.4f);  // keep right: overtaking on the left (+y)
+    }
+  }
+  CHECK(passed);
+}
+
+TEST_CASE("station forces - done and removed bodies spawn no forces", "[station][forces][states]") {
+  // A walker whose line runs through a removed one walks exactly as if it were not there.
+  Json j = hall(30, 6);
+  j["portals"] = Json::array({Json{{"id", "east"}, {"polygon", rect(28, 0, 30, 6)}, {"mode", "despawn"}}});
+  Json alone = j;
+  j["walkers"] = Json::array({Json{{"position", {3, 3}}, {"destination", "east"}}, Json{{"position", {10, 3}}, {"destination", "east"}}});
+  j["script"] = Json::array({Json{{"tick", 0}, {"walker", 1}, {"kind", "remove"}}});
+  alone["walkers"] = Json::array({Json{{"position", {3, 3}}, {"destination", "east"}}});
+  auto m = make(j);
+  auto a = make(alone);
+  run(m, 300);
+  run(a, 300);
+  CHECK(m.state().walkers[1].phase == Phase::Removed);
+  CHECK(m.state().walkers[1].pos == V2{10, 3});  // the slot stays, the body does not move
+  CHECK(bits(m.state().walkers[0].pos.x) == bits(a.state().walkers[0].pos.x));
+  CHECK(bits(m.state().walkers[0].pos.y) == bits(a.state().walkers[0].pos.y));
+  CHECK(m.state().stats.removed == 1u);
+}
+
+TEST_CASE("seed 002 Recovery - no progress for unstick_s mutes the nearest obstacle, kicks sideways, rebuilds",
+          "[station][recovery]") {
+  // A cup-shaped obstacle open toward the walker, its exit straight behind it and
+  // walled off (the grid finds no path, so the walker drives straight): straight
+  // driving pins the walker in the cup.
+  Json j = hall(30, 14);
+  j["floors"][0]["obstacles"] = Json::array({Json::array({{12, 4}, {14, 4}, {14, 10}, {12, 10}, {12, 9}, {13, 9}, {13, 5}, {12, 5}})});
+  j["floors"][0]["walls"] = Json::array({Json{{"x0", 27}, {"y0", 5}, {"x1", 30}, {"y1", 5}}, Json{{"x0", 27}, {"y0", 5}, {"x1", 27}, {"y1", 9}},
+                                         Json{{"x0", 27}, {"y0", 9}, {"x1", 30}, {"y1", 9}}});
+  j["portals"] = Json::array({Json{{"id", "end"}, {"polygon", rect(28, 6, 30, 8)}, {"mode", "despawn"}}});
+  j["walkers"] = Json::array({Json{{"position", {6, 7}}, {"destination", "end"}}});
+  auto m = make(j);
+  const auto& cup = m.scenario().floors[0].obstacles[0];
+  bool muted = false;
+  for (int k = 0; k < 2400 && m.state().walkers[0].phase == Phase::Walking; ++k) {
+    m.step({});
+    const auto& w = m.state().walkers[0];
+    REQUIRE_FALSE(inside(cup, w.pos));  // the integrator still refuses the solid
+    if (w.ignore_blocker == 0) {
+      muted = true;
+      CHECK(w.ignore_s <= 1.6f);
+    }
+  }
+  CHECK(m.state().walkers[0].unsticks >= 1u);
+  CHECK(m.state().stats.unsticks >= 1u);
+  CHECK(muted);
+}
+
+TEST_CASE("station measurements - density and Fruin level of service per area", "[station][measure]") {
+  // crowd.md: A < 23, B 23-33, C 33-49, D 49-66, E 66-82, F > 82 ped/(m min).
+  CHECK(fruin_los(0.0f) == Los::A);
+  CHECK(fruin_los(22.99f) == Los::A);
+  CHECK(fruin_los(23.0f) == Los::B);
+  CHECK(fruin_los(33.0f) == Los::C);
+  CHECK(fruin_los(48.9f) == Los::C);
+  CHECK(fruin_los(49.0f) == Los::D);
+  CHECK(fruin_los(66.0f) == Los::E);
+  CHECK(fruin_los(82.0f) == Los::E);
+  CHECK(fruin_los(82.5f) == Los::F);
+  // Five standing walkers in a 10 m^2 area: 0.5 ped/m^2, above the seed's 0.35 B/C boundary.
+  Json j = hall(20, 10);
+  j["portals"] = Json::array({Json{{"id", "end"}, {"polygon", rect(18, 0, 20, 10)}, {"mode", "despawn"}}});
+  j["areas"] = Json::array({Json{{"id", "box"}, {"polygon", rect(2, 2, 7, 4)}}});
+  Json ws = Json::array();
+  for (int k = 0; k < 5; ++k) ws.push_back(Json{{"position", {2.5 + k, 3}}, {"destination", "end"}});
+  ws.push_back(Json{{"position", {10, 8}}, {"destination", "end"}});  // outside the area
+  j["walkers"] = ws;
+  auto m = make(j);
+  m.step({});
+  const auto& a = m.state().areas[0];
+  CHECK(a.count == 5u);
+  CHECK(a.density == 0.5f);
+  CHECK(a.ticks_above_bc == 1u);
+  CHECK(a.mean_speed > 0.0f);
+  CHECK(a.flow_per_min == Approx(a.density * a.mean_speed * 60.0f));
+  CHECK(a.los == fruin_los(a.flow_per_min));
+}
