@@ -547,12 +547,45 @@ bool NavGrid::nearest_open_node(Vec2 p, float radius, Vec2* out, int32_t* cell_o
 
 // ================================================================ soft costs
 
+// The extra costs of one call: per cell, the plain cost, the direction form
+// and the linear field (inside its window), summed.
+struct NavGrid::Soft {
+  const float* ex = nullptr;
+  const DirCost* dc = nullptr;
+  const LinearCost* lin = nullptr;
+  int32_t lx0 = 0, ly0 = 0, lx1 = -1, ly1 = -1;
+  bool any() const { return ex || dc || lin; }
+  static Soft make(const std::vector<float>* extra, const std::vector<DirCost>* dir, const LinearField* field,
+                   int32_t nx, int32_t ny) {
+    Soft s;
+    s.ex = extra ? extra->data() : nullptr;
+    s.dc = dir ? dir->data() : nullptr;
+    if (field) {  // the window clipped to the grid; an empty window counts nothing
+      s.lx0 = std::max(field->ix0, 0);
+      s.ly0 = std::max(field->iy0, 0);
+      s.lx1 = std::min(field->ix1, nx - 1);
+      s.ly1 = std::min(field->iy1, ny - 1);
+      if (s.lx0 <= s.lx1 && s.ly0 <= s.ly1) s.lin = field->cells->data();
+    }
+    return s;
+  }
+  // Cell c at column ix, row iy, a step along the unit u.
+  float at(int32_t c, int32_t ix, int32_t iy, Vec2 u) const {
+    const std::size_t uc = static_cast<std::size_t>(c);
+    float v = ex ? ex[uc] : 0.0f;
+    if (dc) v += std::max(dc[uc].per_metre(u), 0.0f);
+    if (lin && ix >= lx0 && ix <= lx1 && iy >= ly0 && iy <= ly1) v += lin[uc].per_metre(u);
+    return v;
+  }
+};
+
+
 // The exact walk of a-b through the cells (Amanatides & Woo): the sum of the
-// length inside each cell times its extra cost (both kinds; null counts nothing).
-float NavGrid::soft_segment(Vec2 a, Vec2 b, const float* extra, const DirCost* dir) const {
+// length inside each cell times its extra cost (every kind; null counts nothing).
+float NavGrid::soft_segment(Vec2 a, Vec2 b, const Soft& soft) const {
   const Vec2 d = b - a;
   const float len = length(d);
-  if (!(len > 0.0f) || (!extra && !dir)) return 0.0f;
+  if (!(len > 0.0f) || !soft.any()) return 0.0f;
   const Vec2 u = divided(d, len);
   int32_t i = std::clamp(floor_to_int((a.x - origin_.x) / cell_), 0, nx_ - 1);
   int32_t j = std::clamp(floor_to_int((a.y - origin_.y) / cell_), 0, ny_ - 1);
@@ -572,12 +605,7 @@ float NavGrid::soft_segment(Vec2 a, Vec2 b, const float* extra, const DirCost* d
   float t = 0.0f, sum = 0.0f;
   for (;;) {
     const float tn = std::min(std::min(tx, ty), 1.0f);
-    if (tn > t) {
-      const std::size_t c = static_cast<std::size_t>(j * nx_ + i);
-      float per_m = extra ? extra[c] : 0.0f;
-      if (dir) per_m += std::max(dir[c].per_metre(u), 0.0f);
-      sum += (tn - t) * per_m;
-    }
+    if (tn > t) sum += (tn - t) * soft.at(j * nx_ + i, i, j, u);
     if (tn >= 1.0f) break;
     t = std::max(t, tn);
     if (tx <= ty) {
@@ -597,11 +625,14 @@ float NavGrid::soft_cost(const std::vector<Vec2>& polyline, const std::vector<fl
   return soft_cost(polyline, &extra_cost, nullptr, max_length_m);
 }
 
+float NavGrid::soft_cost(const std::vector<Vec2>& polyline, const LinearField& lin, float max_length_m) const {
+  return soft_cost(polyline, nullptr, nullptr, max_length_m, &lin);
+}
+
 float NavGrid::soft_cost(const std::vector<Vec2>& polyline, const std::vector<float>* extra_cost,
-                         const std::vector<DirCost>* dir_cost, float max_length_m) const {
-  check_costs("soft_cost", extra_cost, dir_cost);
-  const float* ex = extra_cost ? extra_cost->data() : nullptr;
-  const DirCost* dc = dir_cost ? dir_cost->data() : nullptr;
+                         const std::vector<DirCost>* dir_cost, float max_length_m, const LinearField* lin) const {
+  check_costs("soft_cost", extra_cost, dir_cost, lin);
+  const Soft soft = Soft::make(extra_cost, dir_cost, lin, nx_, ny_);
   float left = max_length_m, sum = 0.0f;
   for (std::size_t k = 0; k + 1 < polyline.size() && left > 0.0f; ++k) {
     const Vec2 a = polyline[k];
@@ -614,13 +645,17 @@ float NavGrid::soft_cost(const std::vector<Vec2>& polyline, const std::vector<fl
     } else {
       left -= len;
     }
-    sum += soft_segment(a, b, ex, dc);
+    sum += soft_segment(a, b, soft);
   }
   return sum;
 }
 
-void NavGrid::check_costs(const char* where, const std::vector<float>* extra, const std::vector<DirCost>* dir) const {
+void NavGrid::check_costs(const char* where, const std::vector<float>* extra, const std::vector<DirCost>* dir,
+                          const LinearField* lin) const {
   const std::size_t un = static_cast<std::size_t>(cell_count());
+  if (lin && (!lin->cells || lin->cells->size() != un))
+    bad(where, "the linear field has " + std::to_string(lin->cells ? lin->cells->size() : 0) + " values, the grid has " +
+                   std::to_string(un) + " cells");
   if (extra) {
     if (extra->size() != un)
       bad(where, "extra_cost has " + std::to_string(extra->size()) + " values, the grid has " + std::to_string(un) +
@@ -717,7 +752,7 @@ int32_t NavGrid::heap_pop() const {
 }
 
 std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std::vector<float>* extra_cost,
-                                     const std::vector<DirCost>* dir_cost) const {
+                                     const std::vector<DirCost>* dir_cost, const LinearField* lin) const {
   stats_ = SearchStats{};
   if (!finite(a)) bad("find_path", "the start point is NaN or infinite");
   if (!finite(goal)) bad("find_path", "the goal point is NaN or infinite");
@@ -725,17 +760,11 @@ std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std:
     bad("find_path", "the radius must be 0 .. " + std::to_string(kMaxRadius_m) + " m, got " + std::to_string(radius));
   const int32_t n = cell_count();
   const std::size_t un = static_cast<std::size_t>(n);
-  check_costs("find_path", extra_cost, dir_cost);
-  const float* ex = extra_cost ? extra_cost->data() : nullptr;
-  const DirCost* dc = dir_cost ? dir_cost->data() : nullptr;
-  const bool soft = ex || dc;
+  check_costs("find_path", extra_cost, dir_cost, lin);
+  const Soft sc = Soft::make(extra_cost, dir_cost, lin, nx_, ny_);
+  const bool soft = sc.any();
   // Extra cost per metre in cell c for a step along the unit u.
-  auto soft_at = [&](int32_t c, Vec2 u) {
-    const std::size_t uc = static_cast<std::size_t>(c);
-    float v = ex ? ex[uc] : 0.0f;
-    if (dc) v += std::max(dc[uc].per_metre(u), 0.0f);
-    return v;
-  };
+  auto soft_at = [&](int32_t c, Vec2 u) { return sc.at(c, c % nx_, c / nx_, u); };
 
   if (++stamp_ == 0) {  // wrapped: clear the marks once every 2^32 searches
     std::fill(seen_.begin(), seen_.end(), 0u);
@@ -867,7 +896,7 @@ std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std:
       const std::size_t ub = static_cast<std::size_t>(b);
       if (closed_[ub] == st) continue;
       float per_m = comfort_factor(cl, radius);
-      if (soft) per_m += 0.5f * (soft_at(node, kDir[d]) + soft_at(b, kDir[d]));
+      if (soft) per_m += 0.5f * (sc.at(node, ix, iy, kDir[d]) + sc.at(b, ix + kDx[d], iy + kDy[d], kDir[d]));
       const int64_t ng = gc + to_mm_steps(step_mm_f[d & 1] * per_m);
       const int64_t h = heuristic(b);
       if (seen_[ub] == st && !(ng < g_[ub])) continue;
@@ -925,7 +954,7 @@ std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std:
   if (soft) {
     total.assign(m, 0.0f);
     for (std::size_t k = 0; k + 1 < m; ++k)
-      total[k + 1] = total[k] + distance(raw[k], raw[k + 1]) + soft_segment(raw[k], raw[k + 1], ex, dc);
+      total[k + 1] = total[k] + distance(raw[k], raw[k + 1]) + soft_segment(raw[k], raw[k + 1], sc);
   }
   const bool start_real = !stats_.start_snapped, goal_real = !stats_.goal_snapped;
   const float start_trim = start_real ? distance(raw[0], raw[1]) : 0.0f;
@@ -933,7 +962,7 @@ std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std:
   // Rule 3: length + soft cost of the cut raw[i] -> raw[k] against the stretch's.
   auto soft_ok = [&](std::size_t i, std::size_t k, float len) {
     if (!soft) return true;
-    const float cut = len + soft_segment(raw[i], raw[k], ex, dc);
+    const float cut = len + soft_segment(raw[i], raw[k], sc);
     return !(cut > (total[k] - total[i]) * 1.00001f + 1e-5f);
   };
   // Rule 2 where the stretch did not keep the whole gap: every wall nearer
@@ -970,16 +999,16 @@ std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std:
     if (i == 0 && start_real) t0 = start_trim / len;
     if (k == m - 1 && goal_real) t1 = 1.0f - goal_trim / len;
     const bool trimmed = t0 > 0.0f || t1 < 1.0f;
+    // Rule 3 first: it is the cheaper test (the rules are all required, so the order changes no result).
+    if (!soft_ok(i, k, len)) return false;
     if (!(stretch_min < hi)) {
       // The stretch kept the whole comfort gap: so must the cut.
-      if (!trimmed) return segment_keeps(p, q, std::max(body, hi)) && soft_ok(i, k, len);
+      if (!trimmed) return segment_keeps(p, q, std::max(body, hi));
       if (!segment_keeps(p, q, body)) return false;
-      if (t0 < t1 && !segment_keeps(p + (q - p) * t0, p + (q - p) * t1, hi)) return false;
-      return soft_ok(i, k, len);
+      return !(t0 < t1 && !segment_keeps(p + (q - p) * t0, p + (q - p) * t1, hi));
     }
     if (!segment_keeps(p, q, body)) return false;
-    if (t0 < t1 && !comfort_kept(p + (q - p) * t0, p + (q - p) * t1, i, k, hi)) return false;
-    return soft_ok(i, k, len);
+    return !(t0 < t1 && !comfort_kept(p + (q - p) * t0, p + (q - p) * t1, i, k, hi));
   };
   std::vector<Vec2> out{raw[0]};
   std::size_t anchor = 0;

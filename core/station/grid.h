@@ -66,6 +66,32 @@ struct DirCost {
   float per_metre(Vec2 u) const { return xx * u.x * u.x + 2.0f * xy * u.x * u.y + yy * u.y * u.y; }
 };
 
+/// A cost per metre linear in the step's direction, clamped: a step along the
+/// unit u costs clamp(c0 + cx*ux + cy*uy, 0, cap) per metre (seed "Route",
+/// Crowds: the felt density is linear in the walker's direction, its excess
+/// over 0.35 ped/m^2 is capped). Unlike DirCost it tells a step from its
+/// reverse (oncoming people count more than people going the same way).
+/// Never negative and never above min(cap, 1e6): any values are safe (NaN
+/// counts 0), so find_path and soft_cost do not scan the field.
+struct LinearCost {
+  float c0 = 0, cx = 0, cy = 0, cap = 0;
+  float per_metre(Vec2 u) const {
+    const float v = c0 + cx * u.x + cy * u.y;
+    const float hi = cap > 0.0f ? (cap < 1e6f ? cap : 1e6f) : 0.0f;
+    return v > 0.0f ? (v < hi ? v : hi) : 0.0f;
+  }
+};
+
+/// A field of LinearCost, one per cell (row-major, cell_count() of them),
+/// counted only in the window of columns ix0..ix1 and rows iy0..iy1
+/// (inclusive; clipped to the grid): outside it the field costs nothing, so a
+/// search's soft region, and the work it does, stays near the window.
+struct LinearField {
+  const std::vector<LinearCost>* cells = nullptr;
+  int32_t ix0 = 0, iy0 = 0;
+  int32_t ix1 = std::numeric_limits<int32_t>::max(), iy1 = std::numeric_limits<int32_t>::max();
+};
+
 /// One wall segment of the grid's wall set.
 struct WallSegment {
   Vec2 a, b;
@@ -175,18 +201,24 @@ class NavGrid {
   /// extra cost per metre walked in each cell (row-major), added to the comfort
   /// factor. `dir_cost`: nullptr, or cell_count() direction-dependent extra
   /// costs, added too. Throws InputError on NaN points, a radius outside
-  /// 0 .. kMaxRadius_m, or a bad extra_cost or dir_cost.
+  /// 0 .. kMaxRadius_m, or a bad extra_cost or dir_cost. `lin`: nullptr, or
+  /// a LinearField whose cells has cell_count() entries (InputError
+  /// otherwise), added too inside its window (the crowd cost).
   std::vector<Vec2> find_path(Vec2 a, Vec2 goal, float radius, const std::vector<float>* extra_cost = nullptr,
-                              const std::vector<DirCost>* dir_cost = nullptr) const;
+                              const std::vector<DirCost>* dir_cost = nullptr, const LinearField* lin = nullptr) const;
   /// The soft cost of walking a polyline: the sum over the cells it crosses of
   /// (length inside the cell) x extra_cost[cell], over its first max_length_m
   /// metres only. Seed "Route": "checks the next 15 m of its path against the
   /// crowd" is soft_cost({pos, next waypoints...}, crowd, 15).
   float soft_cost(const std::vector<Vec2>& polyline, const std::vector<float>& extra_cost,
                   float max_length_m = std::numeric_limits<float>::infinity()) const;
-  /// The same with either or both kinds of extra cost (a null one counts nothing).
+  /// The same with any of the kinds of extra cost (a null one counts nothing).
   float soft_cost(const std::vector<Vec2>& polyline, const std::vector<float>* extra_cost,
                   const std::vector<DirCost>* dir_cost,
+                  float max_length_m = std::numeric_limits<float>::infinity(),
+                  const LinearField* lin = nullptr) const;
+  /// The same with a LinearField only (seed "Route": the 2 s crowd check of the next 15 m).
+  float soft_cost(const std::vector<Vec2>& polyline, const LinearField& lin,
                   float max_length_m = std::numeric_limits<float>::infinity()) const;
   /// The length of a polyline, segment by segment in order.
   static float path_length(const std::vector<Vec2>& polyline);
@@ -212,8 +244,10 @@ class NavGrid {
   bool inside_exact(Vec2 p) const;
   float clearance_of_segment(Vec2 a, Vec2 b, float cap, float stop_below) const;
   bool segment_keeps(Vec2 a, Vec2 b, float radius) const;
-  float soft_segment(Vec2 a, Vec2 b, const float* extra, const DirCost* dir) const;
-  void check_costs(const char* where, const std::vector<float>* extra, const std::vector<DirCost>* dir) const;
+  struct Soft;  // the extra costs of one call (grid.cpp)
+  float soft_segment(Vec2 a, Vec2 b, const Soft& soft) const;
+  void check_costs(const char* where, const std::vector<float>* extra, const std::vector<DirCost>* dir,
+                   const LinearField* lin) const;
   template <class F>
   bool visit_buckets(Vec2 a, Vec2 b, float reach, F&& f) const;
   bool heap_before(int32_t x, int32_t y) const;

@@ -9,12 +9,12 @@
 
 namespace lockstep::station {
 
-std::vector<V2> StationModel::plan_path(uint32_t floor, V2 from, V2 to, float radius) const {
+std::vector<V2> StationModel::plan_path(uint32_t floor, V2 from, V2 to, float radius, const LinearField* crowd) const {
   // seed 002, Route: the 0.7 m grid's path round obstacles, holes and voids, with the wall comfort cost
   // and the straight cuts that keep the body clear (grid.h, docs/station-grid.md). Its first point is
   // `from` (or its snap onto the grid), its last `to` (or its snap). No path: the straight line, so the
   // walker still drives and recovery can act.
-  std::vector<V2> p = grids_[floor]->find_path(from, to, radius);
+  std::vector<V2> p = grids_[floor]->find_path(from, to, radius, nullptr, nullptr, crowd);
   if (p.size() < 2) return {to};
   p.erase(p.begin());
   return p;
@@ -52,18 +52,308 @@ bool StationModel::segment_clear(uint32_t floor, V2 a, V2 b, float radius) const
 
 void StationModel::start_route(uint32_t w) {
   state_.routes[w].next_anchor = 0;
+  state_.walkers[w].crowd_check_s = kCrowdCheckS;
   rebuild_path(w);
 }
+
+namespace {
+// The path ahead of a walker: its position, then its corners from the current one on.
+std::vector<V2> path_ahead(const Walker& wk, const Route& rt) {
+  std::vector<V2> p{wk.pos};
+  for (std::size_t k = rt.next; k < rt.waypoints.size(); ++k) p.push_back(rt.waypoints[k]);
+  return p;
+}
+}  // namespace
 
 void StationModel::rebuild_path(uint32_t w) {
   Walker& wk = state_.walkers[w];
   Route& rt = state_.routes[w];
   const bool to_goal = rt.next_anchor >= rt.anchors.size();
   const V2 to = to_goal ? portal_goal(wk.destination, wk.pos) : rt.anchors[rt.next_anchor];
-  rt.waypoints = plan_path(wk.floor, wk.pos, to, wk.radius);
+  // seed 002, Crowds: "Paths planned" count the crowd as the walker feels it.
+  const LinearField crowd = crowd_view(w);
+  rt.waypoints = plan_path(wk.floor, wk.pos, to, wk.radius, &crowd);
   if (rt.waypoints.empty()) rt.waypoints.push_back(to);
   rt.next = 0;
+  wk.crowd_ref = grids_[wk.floor]->soft_cost(path_ahead(wk, rt), crowd, kCrowdCheckM);
+  crowd_restore(wk.floor);
   begin_leg(w);
+}
+
+// ---------------------------------------------------------------- crowd costs
+//
+// seed 002, Route, Crowds (docs/station.md "Crowd costs"). The state keeps per
+// floor and routing cell the exponentially windowed counts S (standing), M
+// (moving) and V (the moving bodies' unit velocities summed). Someone walking
+// along the unit u feels (S + 0.625 M - 0.375 V.u) / area over the 3 x 3
+// cells round a cell: a standing body counts 1, an oncoming one
+// 0.625 + 0.375 = 1, one going the same way 0.625 - 0.375 = 0.25, one crossing
+// 0.625. The extra cost per metre, 2.5 x clamp(felt - 0.35, 0, 2), is so a
+// clamped linear function of u: a NavGrid LinearCost per cell, built from the
+// state at most once per step and shared by every walker; a walker's own body
+// and goal are patched in round it for one call and restored (crowd_view).
+
+namespace {
+constexpr float kMoveShare = 0.5f * (1.0f + kSameWayShare);  // 0.625: the direction-free part of a moving body
+constexpr float kFaceShare = 0.5f * (1.0f - kSameWayShare);  // 0.375: the part that changes sign with direction
+constexpr float kFixV = 65536.0f;                             // the crowd phase's fixed point (2^-16 per unit)
+}  // namespace
+
+float crowd_cost_per_metre(float felt_density) {
+  float excess = felt_density - kFruinBCDensity;
+  if (!(excess > 0.0f)) return 0.0f;
+  if (excess > kCrowdMaxExcess) excess = kCrowdMaxExcess;
+  return kCrowdWeight * excess;
+}
+
+void StationModel::crowd_phase() {
+  // This tick's walking bodies per cell, in integers (so in no particular
+  // order), then every cell's window: value x (1 - dt/3) + count x dt/3.
+  constexpr float kIn = kDt / kCrowdWindowS;
+  constexpr float kKeep = 1.0f - kIn;
+  for (std::size_t f = 0; f < grids_.size(); ++f) {
+    const NavGrid& grid = *grids_[f];
+    const auto cells = static_cast<std::size_t>(grid.cell_count());
+    crowd_count_.assign(cells * 4, 0);
+    bool any = false;
+    for (const Walker& wk : state_.walkers) {
+      if (wk.phase != Phase::Walking || wk.floor != f) continue;
+      const int32_t c = grid.cell_index(wk.pos);
+      if (c < 0) continue;
+      const std::size_t k = static_cast<std::size_t>(c) * 4;
+      const float sp = length(wk.vel);
+      any = true;
+      if (!(sp >= kStandingSpeed)) {
+        crowd_count_[k] += 1;
+      } else {
+        crowd_count_[k + 1] += 1;
+        crowd_count_[k + 2] += static_cast<int64_t>(wk.vel.x / sp * kFixV);
+        crowd_count_[k + 3] += static_cast<int64_t>(wk.vel.y / sp * kFixV);
+      }
+    }
+    CrowdField& cf = state_.crowd[f];
+    std::vector<float>* ch[4] = {&cf.standing, &cf.moving, &cf.vx, &cf.vy};
+    for (int q = 0; q < 4; ++q) {
+      float* v = ch[q]->data();
+      const float unit = q < 2 ? kIn : kIn / kFixV;
+      for (std::size_t c = 0; c < cells; ++c) {
+        float x = v[c];
+        if (x == 0.0f && (!any || crowd_count_[c * 4 + static_cast<std::size_t>(q)] == 0)) continue;
+        x = x * kKeep + static_cast<float>(crowd_count_[c * 4 + static_cast<std::size_t>(q)]) * unit;
+        v[c] = (x < 1e-6f && x > -1e-6f) ? 0.0f : x;  // no denormals: a crowd this faint is none
+      }
+    }
+  }
+}
+
+float StationModel::felt_density(uint32_t floor, V2 p, V2 u) const {
+  const NavGrid& grid = *grids_[floor];
+  const CrowdField& cf = state_.crowd[floor];
+  const int32_t c = grid.cell_index(p);
+  if (c < 0) return 0.0f;
+  const int32_t ix = c % grid.nx(), iy = c / grid.nx();
+  float s = 0, m = 0, vx = 0, vy = 0;
+  for (int32_t dy = -kCrowdBox; dy <= kCrowdBox; ++dy)
+    for (int32_t dx = -kCrowdBox; dx <= kCrowdBox; ++dx) {
+      const int32_t k = grid.cell_at(ix + dx, iy + dy);
+      if (k < 0) continue;
+      const auto uk = static_cast<std::size_t>(k);
+      s += cf.standing[uk], m += cf.moving[uk], vx += cf.vx[uk], vy += cf.vy[uk];
+    }
+  const float side = static_cast<float>(2 * kCrowdBox + 1) * grid.cell();
+  return (s + kMoveShare * m - kFaceShare * (vx * u.x + vy * u.y)) / (side * side);
+}
+
+const std::vector<LinearCost>& StationModel::crowd_costs(uint32_t floor) {
+  if (crowd_fresh_.size() != grids_.size()) crowd_fresh_.assign(grids_.size(), 0);
+  if (crowd_box_.size() != grids_.size()) crowd_box_.resize(grids_.size()), crowd_cost_.resize(grids_.size());
+  if (crowd_fresh_[floor]) return crowd_cost_[floor];
+  crowd_fresh_[floor] = 1;
+  const NavGrid& grid = *grids_[floor];
+  const CrowdField& cf = state_.crowd[floor];
+  const int32_t nx = grid.nx(), ny = grid.ny();
+  const auto cells = static_cast<std::size_t>(grid.cell_count());
+  auto& box = crowd_box_[floor];
+  box.assign(cells, std::array<float, 4>{});
+  crowd_cost_[floor].assign(cells, LinearCost{});
+  // The 3 x 3 sums, separably: rows into `row`, then columns (a fixed order of additions).
+  std::vector<std::array<float, 4>> row(cells, std::array<float, 4>{});
+  const std::vector<float>* ch[4] = {&cf.standing, &cf.moving, &cf.vx, &cf.vy};
+  for (int32_t iy = 0; iy < ny; ++iy)
+    for (int32_t ix = 0; ix < nx; ++ix) {
+      const auto c = static_cast<std::size_t>(iy * nx + ix);
+      for (int q = 0; q < 4; ++q) {
+        const float* v = ch[q]->data();
+        float sum = 0.0f;
+        for (int32_t dx = -kCrowdBox; dx <= kCrowdBox; ++dx)
+          if (ix + dx >= 0 && ix + dx < nx) sum += v[c + static_cast<std::size_t>(static_cast<int64_t>(dx))];
+        row[c][static_cast<std::size_t>(q)] = sum;
+      }
+    }
+  for (int32_t iy = 0; iy < ny; ++iy)
+    for (int32_t ix = 0; ix < nx; ++ix) {
+      const auto c = static_cast<std::size_t>(iy * nx + ix);
+      std::array<float, 4> sum{};
+      bool any = false;
+      for (int32_t dy = -kCrowdBox; dy <= kCrowdBox; ++dy) {
+        if (iy + dy < 0 || iy + dy >= ny) continue;
+        const auto& r = row[static_cast<std::size_t>((iy + dy) * nx + ix)];
+        for (std::size_t q = 0; q < 4; ++q) sum[q] += r[q];
+      }
+      for (std::size_t q = 0; q < 4; ++q) any = any || sum[q] != 0.0f;
+      box[c] = sum;
+      if (any) crowd_cell_cost(floor, c, 0.0f, 0.0f, V2{});
+    }
+  return crowd_cost_[floor];
+}
+
+// Cell c's linear cost from its 3 x 3 sums less a body (ds standing, dm moving with unit velocities dv).
+void StationModel::crowd_cell_cost(uint32_t floor, std::size_t c, float ds, float dm, V2 dv) {
+  const std::array<float, 4>& b = crowd_box_[floor][c];
+  const float side = static_cast<float>(2 * kCrowdBox + 1) * grids_[floor]->cell();
+  const float inv_area = 1.0f / (side * side);
+  float s = b[0] - ds, m = b[1] - dm, vx = b[2] - dv.x, vy = b[3] - dv.y;
+  if (!(s > 0.0f)) s = 0.0f;
+  if (!(m > 0.0f)) m = 0.0f, vx = 0.0f, vy = 0.0f;
+  LinearCost& lc = crowd_cost_[floor][c];
+  lc.c0 = kCrowdWeight * ((s + kMoveShare * m) * inv_area - kFruinBCDensity);
+  lc.cx = -kCrowdWeight * kFaceShare * vx * inv_area;
+  lc.cy = -kCrowdWeight * kFaceShare * vy * inv_area;
+  lc.cap = kCrowdWeight * kCrowdMaxExcess;
+}
+
+LinearField StationModel::crowd_view(uint32_t w) {
+  const Walker& wk = state_.walkers[w];
+  const uint32_t f = wk.floor;
+  std::vector<LinearCost>& cost = crowd_cost_[(crowd_costs(f), f)];
+  const NavGrid& grid = *grids_[f];
+  crowd_saved_.clear();
+  // The horizon (C6): the cells within 20 m of the walker, a square.
+  const V2 o = grid.origin();
+  const float cs = grid.cell();
+  auto floor_i = [](float v) {
+    v = v < -1e6f ? -1e6f : (v > 1e6f ? 1e6f : v);
+    const auto i = static_cast<int32_t>(v);
+    return static_cast<float>(i) > v ? i - 1 : i;
+  };
+  auto col = [&](float x) { return floor_i((x - o.x) / cs); };
+  auto rowi = [&](float y) { return floor_i((y - o.y) / cs); };
+  LinearField view;
+  view.cells = &cost;
+  view.ix0 = std::max(col(wk.pos.x - kCrowdHorizonM), 0);
+  view.ix1 = std::min(col(wk.pos.x + kCrowdHorizonM), grid.nx() - 1);
+  view.iy0 = std::max(rowi(wk.pos.y - kCrowdHorizonM), 0);
+  view.iy1 = std::min(rowi(wk.pos.y + kCrowdHorizonM), grid.ny() - 1);
+  // "The walker's own body must not count against itself": its body, as the
+  // crowd phase counted it, out of the 3 x 3 sums round its cell (C4).
+  const int32_t c = grid.cell_index(wk.pos);
+  if (c >= 0 && wk.phase == Phase::Walking) {
+    const float sp = length(wk.vel);
+    const bool standing = !(sp >= kStandingSpeed);
+    const V2 dv = standing ? V2{} : wk.vel * (1.0f / sp);
+    const int32_t ix = c % grid.nx(), iy = c / grid.nx();
+    for (int32_t dy = -kCrowdBox; dy <= kCrowdBox; ++dy)
+      for (int32_t dx = -kCrowdBox; dx <= kCrowdBox; ++dx) {
+        const int32_t k = grid.cell_at(ix + dx, iy + dy);
+        if (k < 0) continue;
+        crowd_saved_.emplace_back(static_cast<uint32_t>(k), cost[static_cast<std::size_t>(k)]);
+        crowd_cell_cost(f, static_cast<std::size_t>(k), standing ? 1.0f : 0.0f, standing ? 0.0f : 1.0f, dv);
+      }
+  }
+  // "The crowd at the walker's own goal does not count": the cells whose
+  // centre is within the free radius (2 m, C5) of the goal portal's box. (Part
+  // 2: its queue too; a hook here.)
+  const PortalGeom& pg = portals_[wk.destination];
+  if (pg.floor == f) {
+    const int32_t x0 = std::max(col(pg.minx - kGoalFreeM), view.ix0), x1 = std::min(col(pg.maxx + kGoalFreeM), view.ix1);
+    const int32_t y0 = std::max(rowi(pg.miny - kGoalFreeM), view.iy0), y1 = std::min(rowi(pg.maxy + kGoalFreeM), view.iy1);
+    for (int32_t iy = y0; iy <= y1; ++iy)
+      for (int32_t ix = x0; ix <= x1; ++ix) {
+        const int32_t k = iy * grid.nx() + ix;
+        const V2 p = grid.cell_center(k);
+        if (p.x < pg.minx - kGoalFreeM || p.x > pg.maxx + kGoalFreeM || p.y < pg.miny - kGoalFreeM ||
+            p.y > pg.maxy + kGoalFreeM)
+          continue;
+        crowd_saved_.emplace_back(static_cast<uint32_t>(k), cost[static_cast<std::size_t>(k)]);
+        cost[static_cast<std::size_t>(k)] = LinearCost{};
+      }
+  }
+  return view;
+}
+
+void StationModel::crowd_restore(uint32_t floor) {
+  std::vector<LinearCost>& cost = crowd_cost_[floor];
+  for (std::size_t k = crowd_saved_.size(); k-- > 0;) cost[crowd_saved_[k].first] = crowd_saved_[k].second;
+  crowd_saved_.clear();
+}
+
+float StationModel::crowd_cost_ahead(uint32_t w) {
+  const Walker& wk = state_.walkers[w];
+  const LinearField view = crowd_view(w);
+  const float cost = grids_[wk.floor]->soft_cost(path_ahead(wk, state_.routes[w]), view, kCrowdCheckM);
+  crowd_restore(wk.floor);
+  return cost;
+}
+
+bool StationModel::crowd_check_exempt(const Walker& w) const {
+  // seed 002: "This check is not made by walkers who are queued, on a door-line
+  // aim, waiting at a crossing curb, captured, held, on a belt, or inside a
+  // connector." None of those states exists in part 1: add them here. A walker
+  // in recovery (its muted obstacle's 1.6 s) is not checked either.
+  return w.ignore_blocker >= 0;
+}
+
+// "Every 2 s each walker checks the next 15 m of its path against the crowd as
+// it is now. If the crowd cost there has grown by more than 1.5 m equivalent
+// since the last check, the path is rebuilt round it." The rebuild replans up
+// to the point 20 m ahead along the path (beyond the crowd's horizon nothing
+// has changed; C7) and keeps the rest, or replans the whole leg to the anchor
+// when that is near.
+bool StationModel::crowd_check(uint32_t w) {
+  Walker& wk = state_.walkers[w];
+  Route& rt = state_.routes[w];
+  const LinearField view = crowd_view(w);
+  const NavGrid& grid = *grids_[wk.floor];
+  std::vector<V2> ahead = path_ahead(wk, rt);
+  const float now = grid.soft_cost(ahead, view, kCrowdCheckM);
+  if (!(now - wk.crowd_ref > kCrowdGrowthM)) {
+    wk.crowd_ref = now;
+    crowd_restore(wk.floor);
+    return false;
+  }
+  // The point the horizon away along the path (a corner, or a point on a leg) ends the replanned stretch;
+  // a path shorter than that is replanned whole.
+  float run = 0.0f;
+  std::size_t cut = 0;  // index into ahead of the stretch's end; 0: none
+  for (std::size_t k = 1; k < ahead.size(); ++k) {
+    const float len = length(ahead[k] - ahead[k - 1]);
+    if (run + len >= kCrowdHorizonM) {
+      if (k + 1 == ahead.size() && run + len < kCrowdHorizonM + kCrowdCheckM) break;  // the goal is near: whole
+      if (run + len > kCrowdHorizonM) {  // split the leg at the horizon
+        const V2 at = ahead[k - 1] + (ahead[k] - ahead[k - 1]) * ((kCrowdHorizonM - run) / len);
+        ahead.insert(ahead.begin() + static_cast<std::ptrdiff_t>(k), at);
+      }
+      cut = k;
+      break;
+    }
+    run += len;
+  }
+  if (cut == 0) {
+    crowd_restore(wk.floor);
+    rebuild_path(w);
+  } else {
+    std::vector<V2> head = plan_path(wk.floor, wk.pos, ahead[cut], wk.radius, &view);
+    if (head.empty()) head.push_back(ahead[cut]);
+    head.insert(head.end(), ahead.begin() + static_cast<std::ptrdiff_t>(cut) + 1, ahead.end());
+    rt.waypoints = std::move(head);
+    rt.next = 0;
+    wk.crowd_ref = grid.soft_cost(path_ahead(wk, rt), view, kCrowdCheckM);
+    crowd_restore(wk.floor);
+    begin_leg(w);
+  }
+  ++state_.stats.rebuilt_paths;
+  ++state_.stats.crowd_rebuilds;
+  return true;
 }
 
 void StationModel::begin_leg(uint32_t w) {
@@ -124,6 +414,25 @@ void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
     }
   }
   V2 corner = corner_now();
+
+  // seed 002, Crowds: the 2 s check of the next 15 m (a rebuild that gives the
+  // same corner is no new leg, as below).
+  wk.crowd_check_s -= kDt;
+  if (wk.crowd_check_s <= 0.0f) {
+    wk.crowd_check_s = kCrowdCheckS;
+    if (!crowd_check_exempt(wk)) {
+      const float stuck = wk.stuck_s, ref = wk.progress_ref, re = wk.recheck_s;
+      if (crowd_check(w)) {
+        const V2 again = corner_now();
+        if (again == corner) {
+          wk.stuck_s = stuck;
+          wk.progress_ref = ref;
+          wk.recheck_s = re;
+        }
+        corner = again;
+      }
+    }
+  }
 
   // "Every 0.5 s the leg to the current waypoint is re-checked. If a crowd has
   // pushed the walker so that the leg now clips a wall or void, the path is

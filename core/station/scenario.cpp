@@ -170,11 +170,14 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
 
 namespace {
 
-// The parts of the edge a-b of walkable outline `self` that are not inside
-// another outline: the union's boundary (S4).
+// The parts of the edge a-b of walkable outline `self` that are the union's
+// boundary (S4): split where other outlines' edges cross it or run along it, and
+// keep a piece unless the floor lies on both sides of it (inside another
+// outline, or two outlines that share the edge).
 void outline_pieces(const std::vector<Polygon>& outlines, std::size_t self, V2 a, V2 b, std::vector<Wall>& out) {
   std::vector<float> ts = {0.0f, 1.0f};
   const V2 ab = b - a;
+  const float ab2 = sqr_length(ab);
   for (std::size_t o = 0; o < outlines.size(); ++o) {
     if (o == self) continue;
     const auto& poly = outlines[o];
@@ -182,13 +185,27 @@ void outline_pieces(const std::vector<Polygon>& outlines, std::size_t self, V2 a
       const V2 c = poly[i], d = poly[(i + 1) % poly.size()];
       const V2 cd = d - c;
       const float den = cross(ab, cd);
-      if (den == 0.0f) continue;
+      if (den == 0.0f) {
+        // Parallel: on the same line, the other edge's ends split this one.
+        if (cross(c - a, ab) == 0.0f && ab2 > 0.0f)
+          for (const V2 e : {c, d}) {
+            const float t = dot(e - a, ab) / ab2;
+            if (t > 0.0f && t < 1.0f) ts.push_back(t);
+          }
+        continue;
+      }
       const float t = cross(c - a, cd) / den;
       const float u = cross(c - a, ab) / den;
       if (t > 0.0f && t < 1.0f && u >= 0.0f && u <= 1.0f) ts.push_back(t);
     }
   }
   std::sort(ts.begin(), ts.end());
+  const V2 n = left_of(unit(ab)) * 1e-3f;  // 1 mm either side of the edge
+  auto floor_at = [&](V2 p) {
+    for (const auto& poly : outlines)
+      if (inside(poly, p)) return true;
+    return false;
+  };
   for (std::size_t k = 0; k + 1 < ts.size(); ++k) {
     if (!(ts[k + 1] > ts[k])) continue;
     const V2 p = a + ab * ts[k], q = a + ab * ts[k + 1];
@@ -196,6 +213,7 @@ void outline_pieces(const std::vector<Polygon>& outlines, std::size_t self, V2 a
     bool covered = false;
     for (std::size_t o = 0; o < outlines.size() && !covered; ++o)
       if (o != self && inside(outlines[o], mid)) covered = true;
+    if (!covered) covered = floor_at(mid + n) && floor_at(mid - n);
     if (!covered) out.push_back(Wall{p, q, WallKind::Outline, -1});
   }
 }
@@ -308,6 +326,15 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
   state_.rng = RngStream(sc.seed, "station.spawn");
   state_.portals.assign(sc.portals.size(), PortalState{});
   state_.areas.assign(sc.areas.size(), AreaState{});
+  state_.crowd.resize(grids_.size());
+  for (std::size_t f = 0; f < grids_.size(); ++f) {
+    const auto cells = static_cast<std::size_t>(grids_[f]->cell_count());
+    CrowdField& cf = state_.crowd[f];
+    cf.standing.assign(cells, 0.0f);
+    cf.moving.assign(cells, 0.0f);
+    cf.vx.assign(cells, 0.0f);
+    cf.vy.assign(cells, 0.0f);
+  }
   for (const auto& ws : sc.walkers) {
     Walker w;
     w.pos = ws.position;
@@ -335,6 +362,15 @@ void StationModel::set_state(const State& s) {
   if (s.portals.size() != portals_.size())
     throw InputError("state", "portals", "expected " + std::to_string(portals_.size()) + " portals");
   if (s.areas.size() != areas_.size()) throw InputError("state", "areas", "expected " + std::to_string(areas_.size()) + " areas");
+  if (s.crowd.size() != grids_.size())
+    throw InputError("state", "crowd", "expected " + std::to_string(grids_.size()) + " crowd fields (one per floor)");
+  for (std::size_t f = 0; f < grids_.size(); ++f) {
+    const auto cells = static_cast<std::size_t>(grids_[f]->cell_count());
+    const CrowdField& cf = s.crowd[f];
+    if (cf.standing.size() != cells || cf.moving.size() != cells || cf.vx.size() != cells || cf.vy.size() != cells)
+      throw InputError("state", "crowd[" + std::to_string(f) + "]",
+                       "expected " + std::to_string(cells) + " cells in each of standing, moving, vx, vy");
+  }
   for (std::size_t i = 0; i < s.walkers.size(); ++i) {
     const auto& w = s.walkers[i];
     const std::string p = "walkers[" + std::to_string(i) + "]";
@@ -349,6 +385,7 @@ void StationModel::set_state(const State& s) {
       throw InputError("state", "routes[" + std::to_string(i) + "]", "route index beyond its waypoints");
   }
   state_ = s;
+  crowd_fresh_.clear();
 }
 
 Input StationModel::scripted_input() const {

@@ -5,14 +5,16 @@
 namespace lockstep::station {
 
 void StationModel::step(const Input& input) {
+  crowd_fresh_.assign(floors_.size(), 0);  // the crowd costs follow the state (built on first use)
   apply_inputs(input);   // 1. the tick's input events, in order
   spawn_phase();         // 2. portals emit, in portal order
   rebuild_neighbours();  // 3. the 2 m walker grid, force neighbours, nearby walls
   plan_phase();          // 4. routes, lanes, progress and recovery, sight yaw: every walker from the same state
   force_phase();         // 5. the force law, 4 sub-steps: all accelerations, then all moves
   arrival_phase();       // 6. geometric arrival: Done
-  measure_phase();       // 7. density and level of service per area
-  ++state_.tick;         // 8.
+  crowd_phase();         // 7. the crowd field: decay, then this tick's walking bodies
+  measure_phase();       // 8. density and level of service per area
+  ++state_.tick;         // 9.
 }
 
 void StationModel::apply_inputs(const Input& input) {

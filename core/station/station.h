@@ -7,9 +7,9 @@
 // ("station", S1...).
 //
 // Not yet here (later parts of issue 7): stairs, escalators, elevators, gates,
-// trains, crossings, vehicles, attractors, visitors and groups. The routing
-// grid is another library (core/station/grid.h); until it is wired, paths are
-// straight lines through the scenario's waypoints (route.cpp, plan_path).
+// trains, crossings, vehicles, attractors, visitors and groups. Paths come
+// from the 0.7 m routing grid (core/station/grid.h) with the wall comfort cost
+// and the crowd's soft cost (route.cpp, plan_path).
 #pragma once
 
 #include <array>
@@ -55,6 +55,18 @@ inline constexpr float kIgnoreObstacleS = 1.6f;
 inline constexpr float kProgressStep = 0.3f;      ///< m: S9, progress is getting this much closer
 // seed 002, Crowds: the Fruin walkway LOS B/C boundary.
 inline constexpr float kFruinBCDensity = 0.35f;   ///< ped/m^2
+// seed 002, Route, Crowds (docs/station.md, "Crowd costs"; spec notes C1...).
+inline constexpr float kCrowdWeight = 2.5f;       ///< extra cost per metre per ped/m^2 of felt excess
+inline constexpr float kCrowdMaxExcess = 2.0f;    ///< ped/m^2: the excess counted at most
+inline constexpr float kSameWayShare = 0.25f;     ///< people walking the same way count a quarter
+inline constexpr float kCrowdWindowS = 3.0f;      ///< C1: "the last few seconds", an exponential window
+inline constexpr float kStandingSpeed = 0.2f;     ///< m/s: C2, slower is standing
+inline constexpr int32_t kCrowdBox = 1;           ///< C3: felt density over the 3 x 3 cells round a cell
+inline constexpr float kCrowdCheckS = 2.0f;       ///< s between crowd checks
+inline constexpr float kCrowdCheckM = 15.0f;      ///< m of path ahead checked
+inline constexpr float kCrowdGrowthM = 1.5f;      ///< m equivalent of growth that rebuilds the path
+inline constexpr float kCrowdHorizonM = 20.0f;    ///< C6: the crowd counts within this (square) of the walker
+inline constexpr float kGoalFreeM = 2.0f;         ///< C5: the free radius round the walker's goal portal
 
 // ---------------------------------------------------------------- scenario
 
@@ -251,6 +263,8 @@ struct Walker {
   float stuck_s = 0;         ///< s without progress
   float recheck_s = 0;       ///< s until the current leg is re-checked
   float ignore_s = 0;        ///< s left of the recovery's muted obstacle
+  float crowd_check_s = 0;   ///< s until the next 2 s crowd check
+  float crowd_ref = 0;       ///< m equivalent: the crowd cost of the next 15 m at the last check (or rebuild)
   int32_t ignore_blocker = -1;  ///< floor-local blocker index whose soft wall force is muted, -1 none
   uint32_t floor = 0;
   int32_t origin = -1;       ///< spawn portal, -1 placed by the scenario
@@ -278,6 +292,8 @@ struct Walker {
     v(FieldInfo{"stuck_s"}, s.stuck_s);
     v(FieldInfo{"recheck_s"}, s.recheck_s);
     v(FieldInfo{"ignore_s"}, s.ignore_s);
+    v(FieldInfo{"crowd_check_s"}, s.crowd_check_s);
+    v(FieldInfo{"crowd_ref"}, s.crowd_ref);
     v(FieldInfo{"ignore_blocker"}, s.ignore_blocker);
     v(FieldInfo{"floor"}, s.floor);
     v(FieldInfo{"origin"}, s.origin);
@@ -354,6 +370,7 @@ struct Stats {
   uint32_t unsticks = 0;
   uint32_t refused_moves = 0;   ///< integrator steps refused by a solid (then slid)
   uint32_t rebuilt_paths = 0;
+  uint32_t crowd_rebuilds = 0;  ///< of rebuilt_paths: by the 2 s crowd check
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"spawned"}, s.spawned);
@@ -362,6 +379,23 @@ struct Stats {
     v(FieldInfo{"unsticks"}, s.unsticks);
     v(FieldInfo{"refused_moves"}, s.refused_moves);
     v(FieldInfo{"rebuilt_paths"}, s.rebuilt_paths);
+    v(FieldInfo{"crowd_rebuilds"}, s.crowd_rebuilds);
+  }
+};
+
+/// seed 002, Route, Crowds: the crowd on one floor over the last few seconds,
+/// one value per cell of the floor's routing grid (row-major, NavGrid layout).
+/// Each tick every value decays by 1 - dt/3 s and gains dt/3 s x this tick's
+/// count (an exponential window of 3 s, C1): standing bodies, moving bodies,
+/// and the sums of the moving bodies' unit velocities.
+struct CrowdField {
+  std::vector<float> standing, moving, vx, vy;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"standing"}, s.standing);
+    v(FieldInfo{"moving"}, s.moving);
+    v(FieldInfo{"vx"}, s.vx);
+    v(FieldInfo{"vy"}, s.vy);
   }
 };
 
@@ -374,6 +408,7 @@ struct State {
   std::vector<Walker> walkers;
   std::vector<Route> routes;   ///< one per walker, same index
   std::vector<AreaState> areas;
+  std::vector<CrowdField> crowd;  ///< one per floor
   Stats stats;
   template <class S, class V>
   static void fields(S& s, V&& v) {
@@ -384,6 +419,7 @@ struct State {
     v(FieldInfo{"walkers"}, s.walkers);
     v(FieldInfo{"routes"}, s.routes);
     v(FieldInfo{"areas"}, s.areas);
+    v(FieldInfo{"crowd"}, s.crowd);
     v(FieldInfo{"stats"}, s.stats);
   }
 };
@@ -481,6 +517,9 @@ Sampled sample_body(const PopulationSpec& pop, float u);
 float lane_share_of(uint32_t n);
 /// Fruin walkway level of service of a specific flow in ped/(m min) (crowd.md thresholds).
 Los fruin_los(float flow_per_min);
+/// seed 002, Crowds: the extra cost per metre of a felt density (ped/m^2):
+/// 2.5 x (felt - 0.35), at least 0, the excess capped at 2 (so at most 5).
+float crowd_cost_per_metre(float felt_density);
 
 class StationModel {
  public:
@@ -499,7 +538,10 @@ class StationModel {
   Input scripted_input() const;
   uint64_t tick() const { return state_.tick; }
   const State& state() const { return state_; }
-  State& mutable_state() { return state_; }
+  State& mutable_state() {
+    crowd_fresh_.clear();  // the caller may change the crowd field
+    return state_;
+  }
   void set_state(const State& s);
   const Scenario& scenario() const { return scenario_; }
   const std::vector<FloorGeom>& floors() const { return floors_; }
@@ -507,9 +549,21 @@ class StationModel {
   /// Is a body of `radius` along a→b on `floor` clear of every wall (and not crossing one)?
   bool segment_clear(uint32_t floor, V2 a, V2 b, float radius) const;
   /// The seam for the routing grid (route.cpp): corners from `from` to `to`, the last being `to`.
-  std::vector<V2> plan_path(uint32_t floor, V2 from, V2 to, float radius) const;
+  /// `crowd`: the crowd field as the walker feels it (crowd_view), or nullptr.
+  std::vector<V2> plan_path(uint32_t floor, V2 from, V2 to, float radius, const LinearField* crowd = nullptr) const;
   /// The goal point of portal p as seen from `from`: its nearest point, nudged 0.3 m inward (S6).
   V2 portal_goal(uint32_t portal, V2 from) const;
+  /// seed 002, Crowds: the density (ped/m^2) felt at p on `floor` by someone
+  /// walking along the unit u: (S + 0.625 M - 0.375 V.u) / area over the 3 x 3
+  /// cells round p's cell (C3), from the state's crowd field (nobody excluded).
+  float felt_density(uint32_t floor, V2 p, V2 u) const;
+  /// The crowd cost (m equivalent) walker w feels along the next 15 m of its
+  /// path now: its own body out, its goal free (what the 2 s check compares).
+  float crowd_cost_ahead(uint32_t w);
+  /// The hook for the states the seed exempts from the crowd check (queued,
+  /// door-line aim, curb, captured, held, belt, connector: none exists in part
+  /// 1); part 1 exempts only a walker in recovery (its muted obstacle's 1.6 s).
+  bool crowd_check_exempt(const Walker& w) const;
 
  private:
   // step phases, in order (docs/station-step.md)
@@ -519,6 +573,7 @@ class StationModel {
   void plan_phase();
   void force_phase();
   void arrival_phase();
+  void crowd_phase();
   void measure_phase();
 
   // spawn.cpp
@@ -529,6 +584,12 @@ class StationModel {
   void rebuild_path(uint32_t w);
   void begin_leg(uint32_t w);
   void plan_walker(uint32_t w, std::vector<uint8_t>& rebuild);
+  bool crowd_check(uint32_t w);  // true: the path was rebuilt
+  // crowd costs (route.cpp): the floor's field of linear costs, built at most once per step
+  const std::vector<LinearCost>& crowd_costs(uint32_t floor);
+  void crowd_cell_cost(uint32_t floor, std::size_t c, float ds, float dm, V2 dv);
+  LinearField crowd_view(uint32_t w);  // the field as w feels it (patched; undo with crowd_restore)
+  void crowd_restore(uint32_t floor);
   // sight
   float sight_yaw(uint32_t w, V2 e) const;
   // forces.cpp
@@ -554,6 +615,12 @@ class StationModel {
   std::vector<uint32_t> nb_start_, nb_items_;      ///< force neighbours per walker (CSR)
   std::vector<uint32_t> wall_start_, wall_items_;  ///< nearby walls per walker (CSR)
   std::vector<V2> acc_;                            ///< accelerations of one sub-step
+  // crowd costs (derived from state_.crowd, rebuilt lazily each step; route.cpp)
+  std::vector<uint8_t> crowd_fresh_;                       ///< per floor: built this step
+  std::vector<std::vector<std::array<float, 4>>> crowd_box_;  ///< per floor, cell: 3 x 3 sums S, M, Vx, Vy
+  std::vector<std::vector<LinearCost>> crowd_cost_;       ///< per floor, cell
+  std::vector<std::pair<uint32_t, LinearCost>> crowd_saved_;  ///< cells patched by crowd_view, to restore
+  std::vector<int64_t> crowd_count_;                      ///< crowd_phase scratch: per cell S, M, Vx, Vy (fixed point)
 };
 
 }  // namespace lockstep::station

@@ -5,5 +5,6 @@ target_sources(lockstep_tests PRIVATE
   tests/station/test_station_forces.cpp
   tests/station/test_station_rimea.cpp
   tests/station/test_station_route.cpp
+  tests/station/test_station_crowd.cpp
   tests/station/test_station_validation.cpp)
 target_include_directories(lockstep_tests PRIVATE tests/station)

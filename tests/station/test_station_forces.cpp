@@ -261,3 +261,30 @@ TEST_CASE("station measurements - density and Fruin level of service per area", 
   CHECK(a.flow_per_min == Approx(a.density * a.mean_speed * 60.0f));
   CHECK(a.los == fruin_los(a.flow_per_min));
 }
+
+TEST_CASE("station forces - same-direction push slows to a stand, never backward", "[station][forces]") {
+  // seed 002, What the force law does not do: "Same-direction repulsion does not push the queue backward."
+  // A (0.25 m) stands 0.55 m behind B (gap 0.05 m: no contact); the social push A exp(-0.05/0.08) / 80 =
+  // 13.4 m/s^2 is five times what A's drive (1.3 / 0.5 = 2.6 m/s^2) can answer. B walking A's way: A stops,
+  // never goes back. B walking toward A (the control): the same push drives A backward.
+  for (float bvx : {0.3f, -0.3f}) {
+    INFO("B's velocity " << bvx);
+    Json j = hall(30, 6);
+    j["portals"] = Json::array({Json{{"id", "east"}, {"polygon", rect(28, 0, 30, 6)}, {"mode", "despawn"}},
+                                Json{{"id", "west"}, {"polygon", rect(0, 0, 2, 6)}, {"mode", "despawn"}}});
+    j["walkers"] = Json::array({Json{{"position", {10.0, 3.0}}, {"velocity", {0.0, 0.0}}, {"destination", "east"}, {"desired_speed", 1.3}, {"radius", 0.25}},
+                                Json{{"position", {10.55, 3.0}}, {"velocity", {bvx, 0.0}}, {"destination", bvx > 0 ? "east" : "west"},
+                                     {"desired_speed", 0.3}, {"radius", 0.25}}});
+    auto m = make(j);
+    m.step(m.scripted_input());
+    const auto& a = m.state().walkers[0];
+    // Backward is against A's own desired direction (after sight yaw, which may turn A to pass B).
+    const float along = a.vel.x * a.dir.x + a.vel.y * a.dir.y;
+    INFO("A's velocity " << a.vel.x << ", " << a.vel.y << " dir " << a.dir.x << ", " << a.dir.y);
+    if (bvx > 0) {
+      CHECK(along >= -1e-6f);
+    } else {
+      CHECK(along < 0.0f);
+    }
+  }
+}

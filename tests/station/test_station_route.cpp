@@ -59,3 +59,25 @@ TEST_CASE("seed 002 Route - a column in the way is passed with the comfort gap, 
   CHECK(m.state().walkers[0].unsticks == 0u);
   CHECK(closest > 0.2f);
 }
+
+TEST_CASE("station floors - outlines that only share an edge join into one floor (S4)", "[station][route]") {
+  // Two 10 x 4 m rectangles meeting along x = 10 (no overlap): the shared edge is inside the union, not a wall,
+  // so a walker crosses it without a refused step; the outer edges stay walls.
+  Json j = hall(10, 4);
+  j["floors"][0]["walkable"].push_back(rect(10, 0, 20, 4));
+  j["portals"] = Json::array({Json{{"id", "end"}, {"polygon", rect(18, 0, 20, 4)}, {"mode", "despawn"}}});
+  j["walkers"] = Json::array({Json{{"position", {2, 2}}, {"destination", "end"}}});
+  auto m = make(j);
+  for (const auto& w : m.floors()[0].walls) {
+    const bool on_seam = w.a.x == 10.0f && w.b.x == 10.0f;
+    CHECK_FALSE(on_seam);
+  }
+  for (int k = 0; k < 600 && m.state().walkers[0].phase == Phase::Walking; ++k) m.step(m.scripted_input());
+  CHECK(m.state().walkers[0].phase == Phase::Done);
+  CHECK(m.state().stats.refused_moves == 0u);
+  // The outer boundary is still walled: the union is 20 x 4 m, a perimeter of 48 m.
+  float len = 0;
+  for (const auto& w : m.floors()[0].walls)
+    if (w.kind == WallKind::Outline) len += std::sqrt((w.b.x - w.a.x) * (w.b.x - w.a.x) + (w.b.y - w.a.y) * (w.b.y - w.a.y));
+  CHECK(len == Approx(48.0f).margin(1e-3));
+}

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <string>
 #include <unistd.h>
+#include <unordered_map>
 
 #include "lockstep/core/model.h"
 #include "lockstep/core/text.h"
@@ -449,8 +450,17 @@ int cmd_export(const ExportArgs& a) {
     for (const auto& n : names) std::printf(",%s", n.c_str());
     std::printf("\n");
   }
+  // A state with vectors (station's walkers) changes its leaf list as it runs: columns are found again by
+  // path at every tick, and a field that is gone at a tick (or not there yet) prints empty.
+  std::unordered_map<std::string, std::size_t> at;
   auto emit = [&] {
     const auto leaves = m->leaves();
+    at.clear();
+    for (std::size_t i = 0; i < leaves.size(); ++i) at.emplace(leaves[i].path, i);
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      const auto it = at.find(names[k]);
+      pick[k] = it == at.end() ? SIZE_MAX : it->second;
+    }
     if (csv) {
       std::printf("%llu", static_cast<unsigned long long>(m->tick()));
       for (auto i : pick) std::printf(",%s", i < leaves.size() ? leaf_text(leaves[i].ref, a.hex).c_str() : "");
