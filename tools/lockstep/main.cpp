@@ -105,14 +105,8 @@ int cmd_trajectory(const TrajectoryArgs& a) {
     }
     if (!found) throw lockstep::InputError(a.scenario, "--floor", "no floor \"" + a.floor + "\" (floors: " + ids + ")");
   }
-  uint64_t ticks = 0;
-  if (a.ticks >= 0) {
-    ticks = static_cast<uint64_t>(a.ticks);
-  } else {
-    const auto j = lockstep::parse_json_text(model->scenario_json(), a.scenario);
-    ticks = j.contains("ticks") && j["ticks"].is_number_unsigned() ? j["ticks"].get<uint64_t>() : 0;
-    if (ticks == 0) throw lockstep::InputError(a.scenario, "$.ticks", "the scenario names no run length: give --ticks");
-  }
+  // The run length: --ticks, else the scenario's own "ticks" (its default when the file leaves it out).
+  const uint64_t ticks = a.ticks >= 0 ? static_cast<uint64_t>(a.ticks) : sc.ticks;
   // The walkable area: the floor's outlines minus its obstacles, holes and voids.
   const auto& fl = sc.floors[floor];
   auto ring = [](const std::vector<st::V2>& poly) {
