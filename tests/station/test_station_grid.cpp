@@ -589,3 +589,98 @@ TEST_CASE("Route every leg of random paths on cluttered floors keeps the body cl
   }
   CHECK(found > paths * 9 / 10);
 }
+
+// ---------------------------------------------------------------- LinearCost: the crowd's directional cost
+
+namespace {
+/// A LinearCost on every cell whose centre lies in the box, zero elsewhere.
+std::vector<LinearCost> linear_patch(const NavGrid& g, float x0, float y0, float x1, float y1, LinearCost lc) {
+  std::vector<LinearCost> e(static_cast<std::size_t>(g.cell_count()));
+  for (int32_t c = 0; c < g.cell_count(); ++c) {
+    const Vec2 p = g.cell_center(c);
+    if (p.x > x0 && p.x < x1 && p.y > y0 && p.y < y1) e[static_cast<std::size_t>(c)] = lc;
+  }
+  return e;
+}
+}  // namespace
+
+TEST_CASE("Route LinearCost is linear in the direction, never negative, capped", "[grid][station]") {
+  // c0 + cx ux + cy uy, clamped to 0..cap (seed "Route", Crowds: the excess over
+  // 0.35 ped/m^2 counts up to 2 ped/m^2, times 2.5 per metre, so the cap is 5).
+  const LinearCost lc{1.0f, 2.0f, 0.5f, 5.0f};
+  CHECK(lc.per_metre({1, 0}) == 3.0f);
+  CHECK(lc.per_metre({-1, 0}) == 0.0f);   // 1 - 2 < 0: nothing, never a bonus
+  CHECK(lc.per_metre({0, 1}) == 1.5f);
+  CHECK(lc.per_metre({0, -1}) == 0.5f);   // a step and its reverse differ
+  CHECK(LinearCost{4.0f, 3.0f, 0.0f, 5.0f}.per_metre({1, 0}) == 5.0f);  // capped
+  CHECK(LinearCost{4.0f, 0.0f, 0.0f, 0.0f}.per_metre({1, 0}) == 0.0f);  // no cap: costs nothing
+  CHECK(LinearCost{4.0f, 0.0f, 0.0f, -1.0f}.per_metre({1, 0}) == 0.0f);
+  CHECK(LinearCost{1e9f, 0.0f, 0.0f, 1e9f}.per_metre({1, 0}) == 1e6f);  // never above 1e6
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK(LinearCost{nan, 0.0f, 0.0f, 5.0f}.per_metre({1, 0}) == 0.0f);  // NaN counts 0
+  CHECK(LinearCost{1.0f, 0.0f, 0.0f, nan}.per_metre({1, 0}) == 0.0f);
+}
+
+TEST_CASE("Route a linear field is walked round against its direction and through along it", "[grid][station]") {
+  // A 2 m band across a 20 x 10 m room, open only along y > 9: stepping +x
+  // through it costs 4 extra per metre (people coming the other way), -x
+  // nothing (people going the same way, under the threshold).
+  GridInput in;
+  in.walkable.push_back(rect(0, 0, 20, 10));
+  const NavGrid g(in);
+  const float r = 0.25f;
+  const auto cells = linear_patch(g, 9, -1, 11, 9, LinearCost{0.0f, 4.0f, 0.0f, 5.0f});
+  const LinearField lin{&cells};
+  SECTION("going +x: round by the gap") {
+    const auto path = g.find_path({2, 1.5f}, {18, 1.5f}, r, nullptr, nullptr, &lin);
+    require_walkable(g, path, r);
+    CHECK(path_y_at(path, 10.0) > 9.0);
+    const std::vector<Vec2> straight{{2, 1.5f}, {18, 1.5f}};
+    CHECK(g.soft_cost(path, lin) < 0.25f * g.soft_cost(straight, lin));  // it grazes the band's top row at most
+  }
+  SECTION("going -x: straight through") {
+    const auto path = g.find_path({18, 1.5f}, {2, 1.5f}, r, nullptr, nullptr, &lin);
+    REQUIRE(path.size() == 2);
+    CHECK(g.soft_cost(path, lin) == 0.0f);
+  }
+  SECTION("the cost of a straight line is its length in the field times the cost per metre") {
+    // Cells with centres in 9..11 cover x 8.75 .. 11.55 on the 0.7 m grid from x = 0.
+    const std::vector<Vec2> line{{2, 1.5f}, {18, 1.5f}};
+    const float lo = g.cell_center(g.cell_index({9.2f, 1.5f})).x - 0.35f;
+    const float hi = g.cell_center(g.cell_index({10.8f, 1.5f})).x + 0.35f;
+    CHECK(g.soft_cost(line, lin) == Approx(4.0 * (hi - lo)).epsilon(1e-5));
+    const std::vector<Vec2> back{{18, 1.5f}, {2, 1.5f}};
+    CHECK(g.soft_cost(back, lin) == 0.0f);
+  }
+}
+
+TEST_CASE("Route a linear field counts only inside its window of cells", "[grid][station]") {
+  GridInput in;
+  in.walkable.push_back(rect(0, 0, 20, 10));
+  const NavGrid g(in);
+  const float r = 0.25f;
+  const auto cells = linear_patch(g, 9, -1, 11, 9, LinearCost{10.0f, 0.0f, 0.0f, 10.0f});
+  const std::vector<Vec2> line{{2, 1.5f}, {18, 1.5f}};
+  LinearField whole{&cells};
+  CHECK(g.soft_cost(line, whole) > 10.0f);
+  // A window that ends before the band: the band costs nothing, the path is straight.
+  LinearField left{&cells, 0, 0, g.cell_index({8.0f, 1.0f}) % g.nx(), g.ny() - 1};
+  CHECK(g.soft_cost(line, left) == 0.0f);
+  const auto path = g.find_path({2, 1.5f}, {18, 1.5f}, r, nullptr, nullptr, &left);
+  CHECK(path.size() == 2);
+  // A window clipped past the grid's edge is the grid.
+  LinearField huge{&cells, -100, -100, 100000, 100000};
+  CHECK(g.soft_cost(line, huge) == g.soft_cost(line, whole));
+}
+
+TEST_CASE("Route a linear field of the wrong size is refused by name", "[grid][station]") {
+  GridInput in;
+  in.walkable.push_back(rect(0, 0, 20, 10));
+  const NavGrid g(in);
+  std::vector<LinearCost> short_field(3);
+  const LinearField lin{&short_field};
+  CHECK_THROWS_AS(g.find_path({2, 2}, {18, 2}, 0.25f, nullptr, nullptr, &lin), InputError);
+  CHECK_THROWS_WITH(g.soft_cost({{2, 2}, {18, 2}}, lin), Catch::Contains("linear field has 3 values"));
+  const LinearField none{};
+  CHECK_THROWS_WITH(g.find_path({2, 2}, {18, 2}, 0.25f, nullptr, nullptr, &none), Catch::Contains("linear field has 0 values"));
+}
