@@ -29,6 +29,8 @@ constexpr float kSightRange = 4.0f;       ///< m ahead
 constexpr float kSightMargin = 0.3f;      ///< m added to the two radii: the lateral clearance wanted
 constexpr float kSameWaySpeed = 0.3f;     ///< m/s along my heading: someone going my way
 constexpr float kOvertakeMargin = 0.2f;   ///< m/s slower than my desired speed: overtake
+constexpr float kPassMargin = 0.1f;       ///< m between bodies when overtaking (S22)
+constexpr float kPassClear = 0.05f;       ///< m: the overtaking line is open when nobody else is nearer (S22)
 constexpr float kSidestepMaxYaw = 0.6f;   ///< rad (34 degrees)
 constexpr float kFollowMaxYaw = 0.25f;    ///< rad (14 degrees)
 
@@ -137,6 +139,30 @@ void StationModel::gather_walls(uint32_t i) {
   wall_items_.erase(std::unique(wall_items_.begin() + static_cast<std::ptrdiff_t>(first), wall_items_.end()), wall_items_.end());
 }
 
+namespace {
+// The walker-grid cells under a corridor: from `from` along the unit e for
+// `reach` metres, `half` metres to each side.
+struct CellBox {
+  int32_t x0, x1, y0, y1;
+};
+CellBox corridor_cells(const CellGrid& gr, V2 from, V2 e, float half, float reach) {
+  const V2 nl = left_of(e);
+  const V2 c0 = from + nl * half, c1 = from - nl * half, c2 = c0 + e * reach, c3 = c1 + e * reach;
+  const float lx = std::min(std::min(c0.x, c1.x), std::min(c2.x, c3.x)), hx = std::max(std::max(c0.x, c1.x), std::max(c2.x, c3.x));
+  const float ly = std::min(std::min(c0.y, c1.y), std::min(c2.y, c3.y)), hy = std::max(std::max(c0.y, c1.y), std::max(c2.y, c3.y));
+  return {gr.cx(lx), gr.cx(hx), gr.cy(ly), gr.cy(hy)};
+}
+
+// Follow (S21): only someone I would walk into (lateral offset s within the
+// two radii l) turns me, toward the line behind them, at most 0.25 rad; a
+// walker beside that line keeps its own lane.
+float follow_yaw(float s, float a, float l) {
+  if (s >= l || s <= -l) return 0.0f;
+  const float yaw = dmath::atan2(s, a);
+  return yaw > kFollowMaxYaw ? kFollowMaxYaw : (yaw < -kFollowMaxYaw ? -kFollowMaxYaw : yaw);
+}
+}  // namespace
+
 float StationModel::sight_yaw(uint32_t i, V2 e) const {
   // docs/station-forces.md, "Sight yaw": the first body in the walker's path
   // within 4 m ahead decides a sidestep (oncoming or standing: pass it on the
@@ -146,16 +172,14 @@ float StationModel::sight_yaw(uint32_t i, V2 e) const {
   const Walker& w = state_.walkers[i];
   const CellGrid& gr = walker_grid_;
   const V2 nl = left_of(e);
-  // Only the cells under the sight corridor's box: 4 m ahead, the widest clearance to each side.
-  const float side = w.radius + max_radius_ + kSightMargin;
-  const V2 c0 = w.pos + nl * side, c1 = w.pos - nl * side, c2 = c0 + e * kSightRange, c3 = c1 + e * kSightRange;
-  const float lx = std::min(std::min(c0.x, c1.x), std::min(c2.x, c3.x)), hx = std::max(std::max(c0.x, c1.x), std::max(c2.x, c3.x));
-  const float ly = std::min(std::min(c0.y, c1.y), std::min(c2.y, c3.y)), hy = std::max(std::max(c0.y, c1.y), std::max(c2.y, c3.y));
+  // Only the cells under the sight corridor: 4 m ahead, the widest clearance to each side.
+  const CellBox box = corridor_cells(gr, w.pos, e, w.radius + max_radius_ + kSightMargin, kSightRange);
   bool found = false;
   float ba = 0, bs = 0, bu = 0, bc = 0;
+  bool bq = false;  // the one ahead is going my way and standing or held by its own headway: a queue
   V2 bp{};
-  for (int32_t y = gr.cy(ly); y <= gr.cy(hy); ++y)
-    for (int32_t x = gr.cx(lx); x <= gr.cx(hx); ++x) {
+  for (int32_t y = box.y0; y <= box.y1; ++y)
+    for (int32_t x = box.x0; x <= box.x1; ++x) {
       const std::size_t c = static_cast<std::size_t>(y * gr.nx + x);
       for (uint32_t k = gr.start[c]; k < gr.start[c + 1]; ++k) {
         const uint32_t j = gr.items[k];
@@ -173,25 +197,115 @@ float StationModel::sight_yaw(uint32_t i, V2 e) const {
         if (better) {
           found = true;
           ba = a, bs = s, bu = dot(o.vel, e), bc = clear, bp = o.pos;
+          bq = dot(o.dir, e) > 0.0f && (o.headway < o.desired_speed * kTimeGap || dot(o.vel, e) < kSameWaySpeed);
         }
       }
     }
   if (!found) return 0.0f;
   float yaw = 0.0f;
+  const float pc = bc - kSightMargin + kPassMargin;  // pass 0.1 m clear
+  const float pass_shift = keep_right_ ? bs + pc : bs - pc;
+  const bool slower = bu < w.desired_speed - kOvertakeMargin;
+  if (bq || (bu >= kSameWaySpeed && slower)) {
+    // Going my way and slower than I want (S21, S22): overtake on the side
+    // away from the keep side when that line is open; otherwise follow. A
+    // walker going my way who is standing or held by the one ahead of it is a
+    // queue: never sidestepped.
+    if (slower && overtake_clear(i, e, pass_shift, ba, bp)) {
+      yaw = keep_right_ ? dmath::atan2(pc + bs, ba) : -dmath::atan2(pc - bs, ba);
+      yaw = yaw > kSidestepMaxYaw ? kSidestepMaxYaw : (yaw < -kSidestepMaxYaw ? -kSidestepMaxYaw : yaw);
+      return yaw;
+    }
+    return follow_yaw(bs, ba, bc - kSightMargin);
+  }
   if (bu < kSameWaySpeed) {
-    // Oncoming or standing: keep right puts them on my left (s -> +clear), turning right.
+    // Oncoming, standing or crossing: keep right puts them on my left (s -> +clear), turning right.
     yaw = keep_right_ ? -dmath::atan2(bc - bs, ba) : dmath::atan2(bc + bs, ba);
     yaw = yaw > kSidestepMaxYaw ? kSidestepMaxYaw : (yaw < -kSidestepMaxYaw ? -kSidestepMaxYaw : yaw);
-  } else if (bu < w.desired_speed - kOvertakeMargin) {
-    // Same way, slower: overtake on the side away from the keep side.
-    yaw = keep_right_ ? dmath::atan2(bc + bs, ba) : -dmath::atan2(bc - bs, ba);
-    yaw = yaw > kSidestepMaxYaw ? kSidestepMaxYaw : (yaw < -kSidestepMaxYaw ? -kSidestepMaxYaw : yaw);
-  } else {
-    // Same way, as fast: follow, turning toward the line behind them.
-    yaw = dmath::atan2(bs, ba);
-    yaw = yaw > kFollowMaxYaw ? kFollowMaxYaw : (yaw < -kFollowMaxYaw ? -kFollowMaxYaw : yaw);
+    return yaw;
   }
-  return yaw;
+  // Same way, as fast: follow (S21).
+  return follow_yaw(bs, ba, bc - kSightMargin);
+}
+
+bool StationModel::overtake_clear(uint32_t i, V2 e, float shift, float ahead, V2 target) const {
+  // S22: the pass is open when the line `shift` to my side (left positive)
+  // keeps my body clear of walls up to 1 m past the one overtaken, and no
+  // other walker slower than I would pass is in that line's body corridor
+  // (two radii and 5 cm) from beside me to 2 m past it.
+  const Walker& w = state_.walkers[i];
+  const V2 nl = left_of(e);
+  const V2 from = w.pos + nl * shift;
+  const V2 to = from + e * (ahead + 1.0f);
+  if (!segment_clear(w.floor, w.pos, to, w.radius) || !segment_clear(w.floor, from, to, w.radius)) return false;
+  const CellGrid& gr = walker_grid_;
+  const float reach = ahead + 2.0f;
+  const CellBox box = corridor_cells(gr, from, e, w.radius + max_radius_ + kPassClear, reach);
+  for (int32_t y = box.y0; y <= box.y1; ++y)
+    for (int32_t x = box.x0; x <= box.x1; ++x) {
+      const std::size_t c = static_cast<std::size_t>(y * gr.nx + x);
+      for (uint32_t k = gr.start[c]; k < gr.start[c + 1]; ++k) {
+        const uint32_t j = gr.items[k];
+        if (j == i) continue;
+        const Walker& o = state_.walkers[j];
+        if (o.floor != w.floor || o.pos == target) continue;
+        if (dot(o.vel, e) >= w.desired_speed - kOvertakeMargin) continue;  // as fast as I would pass: no obstacle
+        const V2 d = o.pos - w.pos;
+        const float a = dot(d, e);
+        if (a < 0.0f || a > reach) continue;
+        const float s = dot(d, nl) - shift;
+        const float clear = w.radius + o.radius + kPassClear;
+        if (s < clear && s > -clear) return false;
+      }
+    }
+  return true;
+}
+
+float StationModel::headway_of(uint32_t i) const {
+  // docs/station-forces.md, "Headway" (the collision-free speed model's
+  // spacing, Tordeux et al. 2016): the body gap to the nearest walker ahead
+  // along my direction, within my body corridor (lateral offset at most the
+  // two radii), who is going my way (its direction within 90 degrees of mine)
+  // and is ahead of me along our mean direction, not behind a wall; capped at
+  // kHeadwayCap.
+  const Walker& w = state_.walkers[i];
+  const V2 e = w.dir;
+  if (e == V2{}) return kHeadwayCap;
+  const CellGrid& gr = walker_grid_;
+  const V2 nl = left_of(e);
+  const CellBox box = corridor_cells(gr, w.pos, e, w.radius + max_radius_, kHeadwayCap + w.radius + max_radius_);
+  const FloorGeom& fl = floors_[w.floor];
+  float best = kHeadwayCap;
+  for (int32_t y = box.y0; y <= box.y1; ++y)
+    for (int32_t x = box.x0; x <= box.x1; ++x) {
+      const std::size_t c = static_cast<std::size_t>(y * gr.nx + x);
+      for (uint32_t k = gr.start[c]; k < gr.start[c + 1]; ++k) {
+        const uint32_t j = gr.items[k];
+        if (j == i) continue;
+        const Walker& o = state_.walkers[j];
+        if (o.floor != w.floor || !(dot(o.dir, e) > 0.0f)) continue;
+        const V2 d = o.pos - w.pos;
+        if (dot(d, e) < 0.0f) continue;
+        // It must be ahead along our mean direction too: of two converging
+        // walkers each ahead of the other along its own direction exactly
+        // one waits, never both (a standstill) nor neither (both push into
+        // the same gap) (S20).
+        if (!(dot(d, e + o.dir) > 0.0f)) continue;
+        const float l = w.radius + o.radius;
+        const float s = dot(d, nl);
+        if (s > l || s < -l) continue;
+        float gap = dmath::sqrt(sqr_length(d)) - l;
+        gap = gap < 0.0f ? 0.0f : gap;
+        if (!(gap < best)) continue;
+        bool hidden = false;  // a wall between us: not my headway
+        for (uint32_t q = wall_start_[i]; q < wall_start_[i + 1] && !hidden; ++q) {
+          const Wall& wl = fl.walls[wall_items_[q]];
+          hidden = segments_cross(w.pos, o.pos, wl.a, wl.b);
+        }
+        if (!hidden) best = gap;
+      }
+    }
+  return best;
 }
 
 void StationModel::accelerations(float h) {
@@ -228,14 +342,11 @@ void StationModel::accelerations(float h) {
       const float wgt = kLambda + (1.0f - kLambda) * (1.0f + cosphi) * 0.5f;
       float soc = kA * dmath::exp(gap / kB) * wgt / kMass;
       V2 a = nrm * soc;
-      // seed 002: "Same-direction repulsion does not push the queue backward":
-      // from someone ahead going my way, the backward part is capped at what
-      // the driving term can supply (v0 / tau), so it slows me to a stand at most.
-      if (cosphi > 0.0f && dot(o.vel, e) > 0.0f) {
-        const float back = -dot(a, e);
-        const float cap = w.desired_speed / kTau;
-        if (back > cap) a = a + e * (back - cap);
-      }
+      // seed 002: "Same-direction repulsion does not push the queue backward".
+      // From a walker ahead going my way the social term acts across my
+      // heading only; along it the headway sets my speed (docs/station-forces.md,
+      // "Headway"). From behind it is HFV's, and contacts are not changed.
+      if (cosphi > 0.0f && dot(o.dir, e) > 0.0f) a = a - e * dot(a, e);
       if (gap > 0.0f) {
         // Body force k g n and sliding friction kappa g (dv_t) t (HFV 2000).
         a = a + nrm * (kBodyK * gap / kMass);
@@ -311,8 +422,14 @@ void StationModel::integrate(float h) {
     Walker& w = state_.walkers[i];
     if (w.phase != Phase::Walking) continue;
     const V2 a = acc_[i];
-    const float drive = w.desired_speed / kTau;
+    // The driving term relaxes toward the headway speed min(v0, gap / T).
+    const float hv = w.headway / kTimeGap;
+    const float drive = (hv < w.desired_speed ? hv : w.desired_speed) / kTau;
     V2 v{(w.vel.x + h * (drive * w.dir.x + a.x)) / den, (w.vel.y + h * (drive * w.dir.y + a.y)) / den};
+    // The collision-free speed cap: along my direction no faster than the
+    // headway allows, whatever pushes me (docs/station-forces.md, "Headway").
+    const float along = dot(v, w.dir);
+    if (along > hv) v = v - w.dir * (along - hv);
     const float vmax = kMaxSpeedFactor * w.desired_speed;
     const float sp2 = sqr_length(v);
     if (sp2 > vmax * vmax) v = v * (vmax / dmath::sqrt(sp2));

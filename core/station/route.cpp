@@ -487,7 +487,8 @@ void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
     wk.progress_ref = d;
     wk.stuck_s = 0.0f;
   } else {
-    wk.stuck_s += kDt;
+    const bool held = wk.headway < kHeldFraction * wk.desired_speed * kTimeGap;
+    wk.stuck_s += held ? kHeldStuckRate * kDt : kDt;
   }
   if (wk.stuck_s >= scenario_.unstick_s) {
     // "the nearest hole or obstacle is ignored for 1.6 s (the soft wall force

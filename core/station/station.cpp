@@ -48,14 +48,27 @@ void StationModel::plan_phase() {
   std::vector<uint8_t> kick(n, 0);
   for (uint32_t i = 0; i < n; ++i)
     if (state_.walkers[i].phase == Phase::Walking) plan_walker(i, kick);
-  // Sight: reads every walker's position and velocity, which nothing above changed.
+  // Sight: reads every walker's position, velocity, last direction and
+  // headway, which nothing above changed; all yaws first, then all directions.
+  std::vector<float> yaw(n, 0.0f);
+  for (uint32_t i = 0; i < n; ++i) {
+    const Walker& w = state_.walkers[i];
+    if (w.phase != Phase::Walking) continue;
+    const V2 e0 = unit(w.drive - w.pos);
+    yaw[i] = e0 == V2{} ? 0.0f : sight_yaw(i, e0);
+  }
   for (uint32_t i = 0; i < n; ++i) {
     Walker& w = state_.walkers[i];
     if (w.phase != Phase::Walking) continue;
     const V2 e0 = unit(w.drive - w.pos);
-    w.sight_yaw = e0 == V2{} ? 0.0f : sight_yaw(i, e0);
-    w.dir = w.sight_yaw == 0.0f ? e0 : rotated(e0, w.sight_yaw);
+    w.sight_yaw = yaw[i];
+    w.dir = yaw[i] == 0.0f ? e0 : rotated(e0, yaw[i]);
   }
+  // Headway: reads every walker's position and this tick's direction.
+  std::vector<float> hw(n, kHeadwayCap);
+  for (uint32_t i = 0; i < n; ++i)
+    if (state_.walkers[i].phase == Phase::Walking) hw[i] = headway_of(i);
+  for (uint32_t i = 0; i < n; ++i) state_.walkers[i].headway = hw[i];
   // Recovery's sideways velocity, applied after everyone has looked.
   for (uint32_t i = 0; i < n; ++i) {
     if (kick[i] == 0) continue;

@@ -53,6 +53,10 @@ inline constexpr float kLaneCloseM = 6.0f;        ///< m: a leg into the goal cl
 inline constexpr float kDefaultUnstickS = 3.0f;
 inline constexpr float kIgnoreObstacleS = 1.6f;
 inline constexpr float kProgressStep = 0.3f;      ///< m: S9, progress is getting this much closer
+inline constexpr float kTimeGap = 0.3f;           ///< s: headway speed = gap / T (docs/station-forces.md, "Headway")
+inline constexpr float kHeadwayCap = 3.0f;        ///< m: the headway looked for (nobody nearer: 3 m)
+inline constexpr float kHeldFraction = 0.5f;      ///< S20: held by the one ahead below this share of v0 ...
+inline constexpr float kHeldStuckRate = 0.25f;    ///< ... the stuck timer then runs at a quarter of the rate
 // seed 002, Crowds: the Fruin walkway LOS B/C boundary.
 inline constexpr float kFruinBCDensity = 0.35f;   ///< ped/m^2
 // seed 002, Route, Crowds (docs/station.md, "Crowd costs"; spec notes C1...).
@@ -259,6 +263,7 @@ struct Walker {
   float slack_left = 0;      ///< m, this leg's lane slack on the left
   float slack_right = 0;     ///< m, on the right
   float sight_yaw = 0;       ///< rad, counter-clockwise, this tick's sidestep/follow yaw
+  float headway = kHeadwayCap;  ///< m: body gap to the nearest walker ahead going my way (capped, docs/station-forces.md)
   float progress_ref = 0;    ///< m: distance to the drive point at the last progress
   float stuck_s = 0;         ///< s without progress
   float recheck_s = 0;       ///< s until the current leg is re-checked
@@ -288,6 +293,7 @@ struct Walker {
     v(FieldInfo{"slack_left"}, s.slack_left);
     v(FieldInfo{"slack_right"}, s.slack_right);
     v(FieldInfo{"sight_yaw"}, s.sight_yaw);
+    v(FieldInfo{"headway"}, s.headway);
     v(FieldInfo{"progress_ref"}, s.progress_ref);
     v(FieldInfo{"stuck_s"}, s.stuck_s);
     v(FieldInfo{"recheck_s"}, s.recheck_s);
@@ -528,7 +534,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 1;
+  static constexpr uint32_t kVersion = 2;
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
 
   static Scenario load_scenario(const Json& j, const JsonReader& reader);
@@ -592,6 +598,8 @@ class StationModel {
   void crowd_restore(uint32_t floor);
   // sight
   float sight_yaw(uint32_t w, V2 e) const;
+  float headway_of(uint32_t w) const;
+  bool overtake_clear(uint32_t w, V2 e, float shift, float ahead, V2 target) const;
   // forces.cpp
   void accelerations(float h);
   void integrate(float h);

@@ -3,6 +3,7 @@ target_sources(lockstep_tests PRIVATE
   tests/station/test_station_population.cpp
   tests/station/test_station_scenario.cpp
   tests/station/test_station_forces.cpp
+  tests/station/test_station_headway.cpp
   tests/station/test_station_rimea.cpp
   tests/station/test_station_route.cpp
   tests/station/test_station_crowd.cpp

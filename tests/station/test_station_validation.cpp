@@ -94,15 +94,10 @@ void rimea9_ratio(const char* four, const char* two, const char* csv) {
 
 }  // namespace
 
-// The RiMEA 4 criteria. The model does not meet them yet (docs/validation.md,
-// "RiMEA 4": lanes packed at 0.75 m headway slow free flow; the push from
-// behind, not capped like the push from ahead, speeds dense crowds up), so the
-// test is [!mayfail]: it runs and reports in CI ("failed as expected")
-// without failing the suite. Remove the tag when the force law is fixed.
-// One test case, not two, so that ctest (one process per test case) runs the
-// seven corridors once.
+// The RiMEA 4 criteria (docs/validation.md). One test case, not two, so that
+// ctest (one process per test case) runs the seven corridors once.
 TEST_CASE("RiMEA 4 - fundamental diagram: monotone, free speed, near Weidmann",
-          "[station][rimea][validation][!mayfail]") {
+          "[station][rimea][validation]") {
   // Reference: Weidmann (crowd.md). Scenarios: rimea4_d050..d600.json, seeds 4050..4600.
   const double rhos[] = {0.5, 1, 2, 3, 4, 5, 6};
   const char* files[] = {"rimea4_d050.json", "rimea4_d100.json", "rimea4_d200.json", "rimea4_d300.json",
@@ -132,8 +127,12 @@ TEST_CASE("RiMEA 4 - fundamental diagram: monotone, free speed, near Weidmann",
   CHECK(fd[0].speed >= 0.9 * fd[0].mean_desired);
   CHECK(fd[0].speed <= 1.05 * fd[0].mean_desired);
 
-  // Speed falls with density, allowing 0.05 m/s of noise between neighbours.
+  // Speed falls with density, allowing 0.05 m/s of noise between neighbours,
+  // within each body size: 0.25 m bodies at 0.5..4 /m^2, 0.2 m ones at 5 and 6
+  // (0.25 m discs cannot be placed that densely; the smaller bodies have more
+  // room at 5 /m^2 than the larger ones at 4, so 4 -> 5 is not compared).
   for (int i = 1; i < 7; ++i) {
+    if (i == 5) continue;
     INFO("placed " << fd[i - 1].nominal << " -> " << fd[i].nominal << ": " << fd[i - 1].speed << " -> " << fd[i].speed);
     CHECK(fd[i].speed <= fd[i - 1].speed + 0.05);
   }
@@ -142,7 +141,7 @@ TEST_CASE("RiMEA 4 - fundamental diagram: monotone, free speed, near Weidmann",
   // The band: within 0.3 m/s of Weidmann at the measured density, up to
   // 4 /m^2; empirical diagrams spread by about that much (docs/validation.md).
   for (const auto& p : fd) {
-    if (p.nominal > 4) continue;  // above close packing for 0.25 m bodies: documented, not asserted
+    if (p.nominal > 4) continue;  // the 0.2 m bodies: plotted, not asserted (docs/validation.md)
     INFO("placed " << p.nominal << " measured " << p.density << " /m2: " << p.speed << " m/s vs Weidmann "
                    << weidmann(p.density));
     CHECK(std::fabs(p.speed - weidmann(p.density)) <= 0.3);
@@ -156,8 +155,9 @@ TEST_CASE("RiMEA 9 - quarter room 250 walkers: two exits take 1.6-2.4x as long",
   rimea9_ratio("rimea9_small_four.json", "rimea9_small_two.json", "rimea9_small.csv");
 }
 
-TEST_CASE("RiMEA 9 - 1000 walkers in 30 x 20 m: two exits take 1.6-2.4x as long", "[station][rimea][validation][.slow]") {
-  // The full RiMEA 9 (seed 9): hidden, about 36 s CPU. Fails today: docs/validation.md.
+TEST_CASE("RiMEA 9 - 1000 walkers in 30 x 20 m: two exits take 1.6-2.4x as long", "[station][rimea][validation][slow]") {
+  // The full RiMEA 9 (seed 9), about 33 s CPU: ctest runs it beside the
+  // determinism matrix; docs/validation.md.
   rimea9_ratio("rimea9_four.json", "rimea9_two.json", "rimea9.csv");
 }
 

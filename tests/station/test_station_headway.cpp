@@ -1,0 +1,159 @@
+// The headway (docs/station-forces.md, "Headway"; spec notes S20-S22): the
+// body gap to the walker ahead, the speed it allows (gap / T), the cap that
+// no push overrides, the stuck timer while held, and the sight rules that
+// go with it (follow a queue, overtake only through an open line).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "station_test_util.h"
+
+using namespace station_test;
+
+namespace {
+
+constexpr float kT = 0.3f;  // the time gap the docs give
+
+/// A 30 x 6 m hall with exits at both ends.
+Json two_way_hall() {
+  Json j = hall(30, 6);
+  j["portals"] = Json::array({Json{{"id", "east"}, {"polygon", rect(28, 0, 30, 6)}, {"mode", "despawn"}},
+                              Json{{"id", "west"}, {"polygon", rect(0, 0, 2, 6)}, {"mode", "despawn"}}});
+  return j;
+}
+
+Json walker(float x, float y, const char* dest, float v0 = 1.3f, float vx = 0.0f) {
+  return Json{{"position", {x, y}}, {"velocity", {vx, 0.0}}, {"destination", dest}, {"desired_speed", v0}, {"radius", 0.25}};
+}
+
+}  // namespace
+
+TEST_CASE("station headway - the body gap to the nearest walker ahead going my way", "[station][headway]") {
+  // A at (10, 3) heads east at 1.3 m/s. B moves east at the same speed, so
+  // sight only follows (no sidestep or overtake turns A's direction away). The
+  // headway is measured in the planning phase from the positions at the tick's
+  // start: |B - A| - (0.25 + 0.25), capped at 3 m.
+  struct Case {
+    const char* what;
+    float bx, by;
+    const char* bdest;  // B's direction: toward its exit, whatever its velocity
+    double expect;
+  };
+  const Case cases[] = {
+      {"straight ahead, going my way", 11.2f, 3.0f, "east", 0.7},
+      {"ahead and 0.4 m to the side: in the body corridor", 11.2f, 3.4f, "east", std::sqrt(1.2 * 1.2 + 0.4 * 0.4) - 0.5},
+      {"ahead and 0.6 m to the side: beside my line", 11.2f, 3.6f, "east", 3.0},
+      {"ahead, facing the other way (walking backward)", 11.2f, 3.0f, "west", 3.0},
+      {"behind me", 8.8f, 3.0f, "east", 3.0},
+      {"4.5 m ahead: beyond the 3 m looked for", 14.5f, 3.0f, "east", 3.0},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    Json j = two_way_hall();
+    j["walkers"] = Json::array({walker(10, 3, "east", 1.3f, 1.3f), walker(c.bx, c.by, c.bdest, 1.3f, 1.3f)});
+    auto m = make(j);
+    m.step({});
+    CHECK(m.state().walkers[0].headway == Approx(c.expect).margin(1e-5));
+  }
+  SECTION("a wall between us is not a headway") {
+    Json j = two_way_hall();
+    j["floors"][0]["walls"] = Json::array({Json{{"x0", 10.6}, {"y0", 2.0}, {"x1", 10.6}, {"y1", 4.0}}});
+    j["walkers"] = Json::array({walker(10, 3, "east", 1.3f, 1.3f), walker(11.2f, 3, "east", 1.3f, 1.3f)});
+    auto m = make(j);
+    m.step({});
+    CHECK(m.state().walkers[0].headway == 3.0f);
+  }
+}
+
+TEST_CASE("station headway - closing on a slow walker ahead: held at gap / T, never touching", "[station][headway]") {
+  // Single file (a corridor 1 m wide, no room to pass): B walks east at
+  // 0.2 m/s (the speed floor); A comes up behind at 1.3 m/s. The headway slows
+  // A to B's pace at a gap of about 0.2 x 0.3 = 0.06 m; the bodies never overlap.
+  Json j = hall(30, 1);
+  j["portals"] = Json::array({Json{{"id", "east"}, {"polygon", rect(28, 0, 30, 1)}, {"mode", "despawn"}}});
+  j["walkers"] = Json::array({walker(6, 0.5f, "east", 1.3f, 1.3f), walker(9, 0.5f, "east", 0.2f, 0.2f)});
+  auto m = make(j);
+  float least = 1e9f;
+  for (int k = 0; k < 400; ++k) {  // 20 s
+    m.step({});
+    const auto& a = m.state().walkers[0];
+    const auto& b = m.state().walkers[1];
+    least = std::min(least, length(b.pos - a.pos) - 0.5f);
+    // The cap: along its direction A is never faster than its headway allows.
+    CHECK(a.vel.x * a.dir.x + a.vel.y * a.dir.y <= a.headway / kT + 1e-4f);
+  }
+  const auto& a = m.state().walkers[0];
+  const auto& b = m.state().walkers[1];
+  INFO("least gap " << least << ", final gap " << length(b.pos - a.pos) - 0.5f);
+  CHECK(least >= 0.0f);                          // never touching
+  CHECK(a.pos.x < b.pos.x);                      // never passed
+  // At B's pace (B itself a little over its 0.2 m/s: the push from behind is
+  // HFV's), at the gap that pace allows.
+  CHECK(a.vel.x == Approx(b.vel.x).margin(0.02));
+  CHECK(a.vel.x < 0.35f);
+  CHECK(length(b.pos - a.pos) - 0.5f == Approx(a.vel.x * kT).margin(0.02));
+}
+
+TEST_CASE("station headway - a push from behind never makes a held walker faster than its headway", "[station][headway]") {
+  // RiMEA 4's corridor at 3 persons/m^2: every walker, every tick, walks along
+  // its direction no faster than gap / T (the collision-free speed cap; seed
+  // 002: same-direction repulsion does not push the queue backward, and the
+  // push from behind does not run the crowd forward either).
+  auto m = make(fixture("station/rimea4_d300.json"));
+  int held = 0;
+  for (int k = 0; k < 100; ++k) {
+    m.step(m.scripted_input());
+    for (const auto& w : m.state().walkers) {
+      if (w.phase != Phase::Walking) continue;
+      const float along = w.vel.x * w.dir.x + w.vel.y * w.dir.y;
+      if (!(along <= w.headway / kT + 1e-4f)) {
+        FAIL_CHECK("tick " << k << ": along " << along << " > headway " << w.headway << " / T");
+      }
+      if (w.headway < 0.1f) ++held;
+    }
+  }
+  CHECK(held > 0);  // the crowd is dense enough to be held
+}
+
+TEST_CASE("seed 002 Recovery - waiting behind someone runs the stuck timer at a quarter rate (S20)", "[station][headway][recovery]") {
+  // A wall closes a 1 m corridor at x = 12, the exit beyond it (no path: both drive
+  // straight at it). B presses against the wall; A stands 5 cm behind B. Neither
+  // makes progress. B has nobody ahead: its timer runs at the full rate. A is
+  // held by B (headway below half of v0 x T): a quarter rate, after its first
+  // tick (the headway it starts with is the 3 m of nobody seen).
+  Json j = hall(30, 1);  // single file
+  j["floors"][0]["walls"] = Json::array({Json{{"x0", 12}, {"y0", 0}, {"x1", 12}, {"y1", 1}}});
+  j["portals"] = Json::array({Json{{"id", "east"}, {"polygon", rect(28, 0, 30, 1)}, {"mode", "despawn"}}});
+  j["walkers"] = Json::array({walker(11.7f, 0.5f, "east"), walker(11.15f, 0.5f, "east")});
+  auto m = make(j);
+  run(m, 50);  // 2.5 s: before B's first recovery at 3 s
+  const auto& b = m.state().walkers[0];
+  const auto& a = m.state().walkers[1];
+  INFO("A headway " << a.headway << " stuck " << a.stuck_s << "; B headway " << b.headway << " stuck " << b.stuck_s);
+  REQUIRE(a.headway < 0.5f * a.desired_speed * kT);  // held by B
+  CHECK(b.headway == 3.0f);
+  CHECK(b.stuck_s == Approx(2.5).margin(0.01));
+  CHECK(a.stuck_s == Approx(0.05 + 49 * 0.0125).margin(0.01));
+}
+
+TEST_CASE("station sight - an overtake only through an open line; otherwise follow (S22)", "[station][sight][headway]") {
+  // A slow walker S ahead of a fast one F, both going east. Alone, F passes S
+  // on the left (keep right). With a third walker L walking slowly in F's
+  // passing line, the line is closed: F falls in behind S instead.
+  for (bool blocked : {false, true}) {
+    INFO((blocked ? "passing line closed" : "passing line open"));
+    Json j = hall(40, 10);
+    j["portals"] = Json::array({Json{{"id", "east"}, {"polygon", rect(38, 0, 40, 10)}, {"mode", "despawn"}}});
+    Json ws = Json::array({walker(8, 5, "east", 0.6f, 0.6f), walker(6.5f, 5, "east", 1.5f, 1.5f)});
+    if (blocked) ws.push_back(walker(8.2f, 5.6f, "east", 0.6f, 0.6f));
+    j["walkers"] = ws;
+    auto m = make(j);
+    m.step({});
+    const float yaw = m.state().walkers[1].sight_yaw;
+    if (blocked) {
+      CHECK(std::fabs(yaw) <= 0.25f + 1e-6f);  // follow: at most the follow yaw
+    } else {
+      CHECK(yaw > 0.25f);  // a pass to the left, more than a follow
+    }
+  }
+}
