@@ -153,6 +153,19 @@ CellBox corridor_cells(const CellGrid& gr, V2 from, V2 e, float half, float reac
   return {gr.cx(lx), gr.cx(hx), gr.cy(ly), gr.cy(hy)};
 }
 
+// Calls f(j) for every walker listed in the box's cells, in cell order, until
+// f returns false; false then, else true.
+template <class F>
+bool each_in_cells(const CellGrid& gr, const CellBox& box, F&& f) {
+  for (int32_t y = box.y0; y <= box.y1; ++y)
+    for (int32_t x = box.x0; x <= box.x1; ++x) {
+      const std::size_t c = static_cast<std::size_t>(y * gr.nx + x);
+      for (uint32_t k = gr.start[c]; k < gr.start[c + 1]; ++k)
+        if (!f(gr.items[k])) return false;
+    }
+  return true;
+}
+
 // Follow (S21): only someone I would walk into (lateral offset s within the
 // two radii l) turns me, toward the line behind them, at most 0.25 rad; a
 // walker beside that line keeps its own lane.
@@ -178,29 +191,25 @@ float StationModel::sight_yaw(uint32_t i, V2 e) const {
   float ba = 0, bs = 0, bu = 0, bc = 0;
   bool bq = false;  // the one ahead is going my way and standing or held by its own headway: a queue
   V2 bp{};
-  for (int32_t y = box.y0; y <= box.y1; ++y)
-    for (int32_t x = box.x0; x <= box.x1; ++x) {
-      const std::size_t c = static_cast<std::size_t>(y * gr.nx + x);
-      for (uint32_t k = gr.start[c]; k < gr.start[c + 1]; ++k) {
-        const uint32_t j = gr.items[k];
-        if (j == i) continue;
-        const Walker& o = state_.walkers[j];
-        if (o.floor != w.floor) continue;
-        const V2 d = o.pos - w.pos;
-        const float a = dot(d, e);
-        if (!(a > 0.0f) || a > kSightRange) continue;
-        const float s = dot(d, nl);
-        const float clear = w.radius + o.radius + kSightMargin;
-        if (s >= clear || s <= -clear) continue;
-        // The nearest ahead; ties by lateral offset, then position bits (never by index).
-        bool better = !found || a < ba || (a == ba && (s < bs || (s == bs && (o.pos.x < bp.x || (o.pos.x == bp.x && o.pos.y < bp.y)))));
-        if (better) {
-          found = true;
-          ba = a, bs = s, bu = dot(o.vel, e), bc = clear, bp = o.pos;
-          bq = dot(o.dir, e) > 0.0f && (o.headway < o.desired_speed * kTimeGap || dot(o.vel, e) < kSameWaySpeed);
-        }
-      }
+  each_in_cells(gr, box, [&](uint32_t j) {
+    if (j == i) return true;
+    const Walker& o = state_.walkers[j];
+    if (o.floor != w.floor) return true;
+    const V2 d = o.pos - w.pos;
+    const float a = dot(d, e);
+    if (!(a > 0.0f) || a > kSightRange) return true;
+    const float s = dot(d, nl);
+    const float clear = w.radius + o.radius + kSightMargin;
+    if (s >= clear || s <= -clear) return true;
+    // The nearest ahead; ties by lateral offset, then position bits (never by index).
+    bool better = !found || a < ba || (a == ba && (s < bs || (s == bs && (o.pos.x < bp.x || (o.pos.x == bp.x && o.pos.y < bp.y)))));
+    if (better) {
+      found = true;
+      ba = a, bs = s, bu = dot(o.vel, e), bc = clear, bp = o.pos;
+      bq = dot(o.dir, e) > 0.0f && (o.headway < o.desired_speed * kTimeGap || dot(o.vel, e) < kSameWaySpeed);
     }
+    return true;
+  });
   if (!found) return 0.0f;
   float yaw = 0.0f;
   const float pc = bc - kSightMargin + kPassMargin;  // pass 0.1 m clear
@@ -241,24 +250,18 @@ bool StationModel::overtake_clear(uint32_t i, V2 e, float shift, float ahead, V2
   const CellGrid& gr = walker_grid_;
   const float reach = ahead + 2.0f;
   const CellBox box = corridor_cells(gr, from, e, w.radius + max_radius_ + kPassClear, reach);
-  for (int32_t y = box.y0; y <= box.y1; ++y)
-    for (int32_t x = box.x0; x <= box.x1; ++x) {
-      const std::size_t c = static_cast<std::size_t>(y * gr.nx + x);
-      for (uint32_t k = gr.start[c]; k < gr.start[c + 1]; ++k) {
-        const uint32_t j = gr.items[k];
-        if (j == i) continue;
-        const Walker& o = state_.walkers[j];
-        if (o.floor != w.floor || o.pos == target) continue;
-        if (dot(o.vel, e) >= w.desired_speed - kOvertakeMargin) continue;  // as fast as I would pass: no obstacle
-        const V2 d = o.pos - w.pos;
-        const float a = dot(d, e);
-        if (a < 0.0f || a > reach) continue;
-        const float s = dot(d, nl) - shift;
-        const float clear = w.radius + o.radius + kPassClear;
-        if (s < clear && s > -clear) return false;
-      }
-    }
-  return true;
+  return each_in_cells(gr, box, [&](uint32_t j) {
+    if (j == i) return true;
+    const Walker& o = state_.walkers[j];
+    if (o.floor != w.floor || o.pos == target) return true;
+    if (dot(o.vel, e) >= w.desired_speed - kOvertakeMargin) return true;  // as fast as I would pass: no obstacle
+    const V2 d = o.pos - w.pos;
+    const float a = dot(d, e);
+    if (a < 0.0f || a > reach) return true;
+    const float s = dot(d, nl) - shift;
+    const float clear = w.radius + o.radius + kPassClear;
+    return !(s < clear && s > -clear);  // someone in the line: closed
+  });
 }
 
 float StationModel::headway_of(uint32_t i) const {
@@ -276,35 +279,31 @@ float StationModel::headway_of(uint32_t i) const {
   const CellBox box = corridor_cells(gr, w.pos, e, w.radius + max_radius_, kHeadwayCap + w.radius + max_radius_);
   const FloorGeom& fl = floors_[w.floor];
   float best = kHeadwayCap;
-  for (int32_t y = box.y0; y <= box.y1; ++y)
-    for (int32_t x = box.x0; x <= box.x1; ++x) {
-      const std::size_t c = static_cast<std::size_t>(y * gr.nx + x);
-      for (uint32_t k = gr.start[c]; k < gr.start[c + 1]; ++k) {
-        const uint32_t j = gr.items[k];
-        if (j == i) continue;
-        const Walker& o = state_.walkers[j];
-        if (o.floor != w.floor || !(dot(o.dir, e) > 0.0f)) continue;
-        const V2 d = o.pos - w.pos;
-        if (dot(d, e) < 0.0f) continue;
-        // It must be ahead along our mean direction too: of two converging
-        // walkers each ahead of the other along its own direction exactly
-        // one waits, never both (a standstill) nor neither (both push into
-        // the same gap) (S20).
-        if (!(dot(d, e + o.dir) > 0.0f)) continue;
-        const float l = w.radius + o.radius;
-        const float s = dot(d, nl);
-        if (s > l || s < -l) continue;
-        float gap = dmath::sqrt(sqr_length(d)) - l;
-        gap = gap < 0.0f ? 0.0f : gap;
-        if (!(gap < best)) continue;
-        bool hidden = false;  // a wall between us: not my headway
-        for (uint32_t q = wall_start_[i]; q < wall_start_[i + 1] && !hidden; ++q) {
-          const Wall& wl = fl.walls[wall_items_[q]];
-          hidden = segments_cross(w.pos, o.pos, wl.a, wl.b);
-        }
-        if (!hidden) best = gap;
-      }
+  each_in_cells(gr, box, [&](uint32_t j) {
+    if (j == i) return true;
+    const Walker& o = state_.walkers[j];
+    if (o.floor != w.floor || !(dot(o.dir, e) > 0.0f)) return true;
+    const V2 d = o.pos - w.pos;
+    if (dot(d, e) < 0.0f) return true;
+    // It must be ahead along our mean direction too: of two converging
+    // walkers each ahead of the other along its own direction exactly
+    // one waits, never both (a standstill) nor neither (both push into
+    // the same gap) (S20).
+    if (!(dot(d, e + o.dir) > 0.0f)) return true;
+    const float l = w.radius + o.radius;
+    const float s = dot(d, nl);
+    if (s > l || s < -l) return true;
+    float gap = dmath::sqrt(sqr_length(d)) - l;
+    gap = gap < 0.0f ? 0.0f : gap;
+    if (!(gap < best)) return true;
+    bool hidden = false;  // a wall between us: not my headway
+    for (uint32_t q = wall_start_[i]; q < wall_start_[i + 1] && !hidden; ++q) {
+      const Wall& wl = fl.walls[wall_items_[q]];
+      hidden = segments_cross(w.pos, o.pos, wl.a, wl.b);
     }
+    if (!hidden) best = gap;
+    return true;
+  });
   return best;
 }
 
