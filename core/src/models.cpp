@@ -27,6 +27,8 @@ std::map<std::string, Factory>& registry() {
 
 void register_model(const std::string& name, ModelFactory factory) { registry()[name] = std::move(factory); }
 
+void unregister_model(const std::string& name) { registry().erase(name); }
+
 std::unique_ptr<Model> make_model(const Json& scenario, const std::string& source) {
   if (!scenario.is_object()) throw InputError(source, "$", "expected a scenario object, got " + json_kind(scenario));
   auto it = scenario.find("model");

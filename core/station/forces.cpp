@@ -93,18 +93,15 @@ void StationModel::rebuild_neighbours() {
     const Walker& w = state_.walkers[i];
     if (w.phase != Phase::Walking) continue;
     const int32_t cx = gr.cx(w.pos.x), cy = gr.cy(w.pos.y);
-    for (int32_t y = std::max(cy - 1, 0); y <= std::min(cy + 1, gr.ny - 1); ++y)
-      for (int32_t x = std::max(cx - 1, 0); x <= std::min(cx + 1, gr.nx - 1); ++x) {
-        const std::size_t c = static_cast<std::size_t>(y * gr.nx + x);
-        for (uint32_t k = gr.start[c]; k < gr.start[c + 1]; ++k) {
-          const uint32_t j = gr.items[k];
-          if (j == i) continue;
-          const Walker& o = state_.walkers[j];
-          if (o.floor != w.floor) continue;
-          const float reach = w.radius + o.radius + kSocialRange + kMoveMargin;
-          if (sqr_length(o.pos - w.pos) < reach * reach) nb_items_.push_back(j);
-        }
-      }
+    const CellGrid::Box around{std::max(cx - 1, 0), std::min(cx + 1, gr.nx - 1), std::max(cy - 1, 0), std::min(cy + 1, gr.ny - 1)};
+    gr.each(around, [&](uint32_t j) {
+      if (j == i) return true;
+      const Walker& o = state_.walkers[j];
+      if (o.floor != w.floor) return true;
+      const float reach = w.radius + o.radius + kSocialRange + kMoveMargin;
+      if (sqr_length(o.pos - w.pos) < reach * reach) nb_items_.push_back(j);
+      return true;
+    });
   }
   nb_start_[n] = static_cast<uint32_t>(nb_items_.size());
 
@@ -124,16 +121,11 @@ void StationModel::gather_walls(uint32_t i) {
   const CellGrid& gr = fl.wall_grid;
   const float reach = w.radius + kSocialRange + kMoveMargin;
   const std::size_t first = wall_items_.size();
-  const int32_t x0 = gr.cx(w.pos.x - reach), x1 = gr.cx(w.pos.x + reach);
-  const int32_t y0 = gr.cy(w.pos.y - reach), y1 = gr.cy(w.pos.y + reach);
-  for (int32_t y = y0; y <= y1; ++y)
-    for (int32_t x = x0; x <= x1; ++x) {
-      const std::size_t c = static_cast<std::size_t>(y * gr.nx + x);
-      for (uint32_t k = gr.start[c]; k < gr.start[c + 1]; ++k) {
-        const Wall& wl = fl.walls[gr.items[k]];
-        if (sqr_length(closest_on_segment(w.pos, wl.a, wl.b) - w.pos) < reach * reach) wall_items_.push_back(gr.items[k]);
-      }
-    }
+  gr.each(gr.box(w.pos.x - reach, w.pos.y - reach, w.pos.x + reach, w.pos.y + reach), [&](uint32_t k) {
+    const Wall& wl = fl.walls[k];
+    if (sqr_length(closest_on_segment(w.pos, wl.a, wl.b) - w.pos) < reach * reach) wall_items_.push_back(k);
+    return true;
+  });
   // A wall listed by several cells once, in wall order.
   std::sort(wall_items_.begin() + static_cast<std::ptrdiff_t>(first), wall_items_.end());
   wall_items_.erase(std::unique(wall_items_.begin() + static_cast<std::ptrdiff_t>(first), wall_items_.end()), wall_items_.end());
@@ -142,28 +134,11 @@ void StationModel::gather_walls(uint32_t i) {
 namespace {
 // The walker-grid cells under a corridor: from `from` along the unit e for
 // `reach` metres, `half` metres to each side.
-struct CellBox {
-  int32_t x0, x1, y0, y1;
-};
-CellBox corridor_cells(const CellGrid& gr, V2 from, V2 e, float half, float reach) {
+CellGrid::Box corridor_cells(const CellGrid& gr, V2 from, V2 e, float half, float reach) {
   const V2 nl = left_of(e);
   const V2 c0 = from + nl * half, c1 = from - nl * half, c2 = c0 + e * reach, c3 = c1 + e * reach;
-  const float lx = std::min(std::min(c0.x, c1.x), std::min(c2.x, c3.x)), hx = std::max(std::max(c0.x, c1.x), std::max(c2.x, c3.x));
-  const float ly = std::min(std::min(c0.y, c1.y), std::min(c2.y, c3.y)), hy = std::max(std::max(c0.y, c1.y), std::max(c2.y, c3.y));
-  return {gr.cx(lx), gr.cx(hx), gr.cy(ly), gr.cy(hy)};
-}
-
-// Calls f(j) for every walker listed in the box's cells, in cell order, until
-// f returns false; false then, else true.
-template <class F>
-bool each_in_cells(const CellGrid& gr, const CellBox& box, F&& f) {
-  for (int32_t y = box.y0; y <= box.y1; ++y)
-    for (int32_t x = box.x0; x <= box.x1; ++x) {
-      const std::size_t c = static_cast<std::size_t>(y * gr.nx + x);
-      for (uint32_t k = gr.start[c]; k < gr.start[c + 1]; ++k)
-        if (!f(gr.items[k])) return false;
-    }
-  return true;
+  return gr.box(std::min(std::min(c0.x, c1.x), std::min(c2.x, c3.x)), std::min(std::min(c0.y, c1.y), std::min(c2.y, c3.y)),
+                std::max(std::max(c0.x, c1.x), std::max(c2.x, c3.x)), std::max(std::max(c0.y, c1.y), std::max(c2.y, c3.y)));
 }
 
 // Follow (S21): only someone I would walk into (lateral offset s within the
@@ -186,12 +161,12 @@ float StationModel::sight_yaw(uint32_t i, V2 e) const {
   const CellGrid& gr = walker_grid_;
   const V2 nl = left_of(e);
   // Only the cells under the sight corridor: 4 m ahead, the widest clearance to each side.
-  const CellBox box = corridor_cells(gr, w.pos, e, w.radius + max_radius_ + kSightMargin, kSightRange);
+  const CellGrid::Box box = corridor_cells(gr, w.pos, e, w.radius + max_radius_ + kSightMargin, kSightRange);
   bool found = false;
   float ba = 0, bs = 0, bu = 0, bc = 0;
   bool bq = false;  // the one ahead is going my way and standing or held by its own headway: a queue
   V2 bp{};
-  each_in_cells(gr, box, [&](uint32_t j) {
+  gr.each(box, [&](uint32_t j) {
     if (j == i) return true;
     const Walker& o = state_.walkers[j];
     if (o.floor != w.floor) return true;
@@ -249,8 +224,8 @@ bool StationModel::overtake_clear(uint32_t i, V2 e, float shift, float ahead, V2
   if (!segment_clear(w.floor, w.pos, to, w.radius) || !segment_clear(w.floor, from, to, w.radius)) return false;
   const CellGrid& gr = walker_grid_;
   const float reach = ahead + 2.0f;
-  const CellBox box = corridor_cells(gr, from, e, w.radius + max_radius_ + kPassClear, reach);
-  return each_in_cells(gr, box, [&](uint32_t j) {
+  const CellGrid::Box box = corridor_cells(gr, from, e, w.radius + max_radius_ + kPassClear, reach);
+  return gr.each(box, [&](uint32_t j) {
     if (j == i) return true;
     const Walker& o = state_.walkers[j];
     if (o.floor != w.floor || o.pos == target) return true;
@@ -276,10 +251,10 @@ float StationModel::headway_of(uint32_t i) const {
   if (e == V2{}) return kHeadwayCap;
   const CellGrid& gr = walker_grid_;
   const V2 nl = left_of(e);
-  const CellBox box = corridor_cells(gr, w.pos, e, w.radius + max_radius_, kHeadwayCap + w.radius + max_radius_);
+  const CellGrid::Box box = corridor_cells(gr, w.pos, e, w.radius + max_radius_, kHeadwayCap + w.radius + max_radius_);
   const FloorGeom& fl = floors_[w.floor];
   float best = kHeadwayCap;
-  each_in_cells(gr, box, [&](uint32_t j) {
+  gr.each(box, [&](uint32_t j) {
     if (j == i) return true;
     const Walker& o = state_.walkers[j];
     if (o.floor != w.floor || !(dot(o.dir, e) > 0.0f)) return true;

@@ -37,17 +37,12 @@ bool StationModel::segment_clear(uint32_t floor, V2 a, V2 b, float radius) const
   const FloorGeom& fl = floors_[floor];
   const CellGrid& gr = fl.wall_grid;
   const float r2 = radius * radius;
-  const int32_t x0 = gr.cx(std::min(a.x, b.x) - radius), x1 = gr.cx(std::max(a.x, b.x) + radius);
-  const int32_t y0 = gr.cy(std::min(a.y, b.y) - radius), y1 = gr.cy(std::max(a.y, b.y) + radius);
-  for (int32_t y = y0; y <= y1; ++y)
-    for (int32_t x = x0; x <= x1; ++x) {
-      const std::size_t c = static_cast<std::size_t>(y) * static_cast<std::size_t>(gr.nx) + static_cast<std::size_t>(x);
-      for (uint32_t k = gr.start[c]; k < gr.start[c + 1]; ++k) {
-        const Wall& w = fl.walls[gr.items[k]];
-        if (segment_sqr_distance(a, b, w.a, w.b) < r2 || (radius == 0.0f && segments_cross(a, b, w.a, w.b))) return false;
-      }
-    }
-  return true;
+  return gr.each(gr.box(std::min(a.x, b.x) - radius, std::min(a.y, b.y) - radius, std::max(a.x, b.x) + radius,
+                        std::max(a.y, b.y) + radius),
+                 [&](uint32_t k) {
+                   const Wall& w = fl.walls[k];
+                   return !(segment_sqr_distance(a, b, w.a, w.b) < r2 || (radius == 0.0f && segments_cross(a, b, w.a, w.b)));
+                 });
 }
 
 void StationModel::start_route(uint32_t w) {

@@ -481,6 +481,24 @@ struct CellGrid {
     const int32_t c = f < 0.0f ? 0 : static_cast<int32_t>(f);
     return c >= ny ? ny - 1 : c;
   }
+  /// An inclusive range of cells.
+  struct Box {
+    int32_t x0, x1, y0, y1;
+  };
+  /// The cells under the axis-aligned box [lx, hx] x [ly, hy], clipped to the grid.
+  Box box(float lx, float ly, float hx, float hy) const { return {cx(lx), cx(hx), cy(ly), cy(hy)}; }
+  /// Calls f(item) for every item listed in the box's cells, row by row,
+  /// until f returns false; returns false then, else true.
+  template <class F>
+  bool each(const Box& b, F&& f) const {
+    for (int32_t y = b.y0; y <= b.y1; ++y)
+      for (int32_t x = b.x0; x <= b.x1; ++x) {
+        const std::size_t c = static_cast<std::size_t>(y) * static_cast<std::size_t>(nx) + static_cast<std::size_t>(x);
+        for (uint32_t k = start[c]; k < start[c + 1]; ++k)
+          if (!f(items[k])) return false;
+      }
+    return true;
+  }
 };
 
 struct FloorGeom {

@@ -197,6 +197,9 @@ struct Leaky {
 
 TEST_CASE("The sync test catches state that snapshots forget", "[lsr][replay][synctest]") {
   register_model_type<Leaky>();
+  struct Unregister {  // other tests list the registry's models
+    ~Unregister() { unregister_model("leaky"); }
+  } unregister;
   auto m = load_scenario_text(R"({"model": "leaky"})", "leaky.json");
   const std::string p = temp_path("leaky.lsr");
   {

@@ -152,9 +152,17 @@ struct Counter {
 }  // namespace
 
 TEST_CASE("gate, a golden made by another model version fails by name until --update adopts the new run", "[gate]") {
-  fs::path dir = fs::temp_directory_path() / ("lockstep-gate-version-" + std::to_string(::getpid()));
+  const fs::path dir = fs::temp_directory_path() / ("lockstep-gate-version-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
+  struct Cleanup {  // also when a REQUIRE fails: the directory, and the toy model other tests would list
+    fs::path dir;
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+      unregister_model("gate_counter");
+    }
+  } cleanup{dir};
   std::ofstream((dir / "counter.json").string()) << R"({"model": "gate_counter"})";
   const std::string file = (dir / "gate.json").string();
   std::ofstream(file) << Json{{"name", "versions"},
@@ -182,5 +190,4 @@ TEST_CASE("gate, a golden made by another model version fails by name until --up
   register_model_type<Counter<1>>();  // and an old build fails against it the same way
   CHECK(verify::run_gate(file, {})[0].message.find("made by gate_counter v2, this build runs gate_counter v1") !=
         std::string::npos);
-  fs::remove_all(dir);
 }

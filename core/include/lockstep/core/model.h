@@ -149,6 +149,9 @@ template <ModelType M>
 void register_model_type() {
   register_model(std::string(M::kName), &make_model_of<M>);
 }
+/// Take a registered model out again (a tool that plugged one in for a while;
+/// the tests' toy models). Unknown names are ignored.
+void unregister_model(const std::string& name);
 
 /// Make a model from a parsed scenario (its "model" key picks the kind).
 std::unique_ptr<Model> make_model(const Json& scenario, const std::string& source);
