@@ -44,7 +44,8 @@ Los fruin_los(float flow_per_min) {
   return Los::F;
 }
 
-uint32_t StationModel::draw_destination(uint32_t portal, Trip trip) {
+uint32_t StationModel::draw_destination(uint32_t portal, Trip trip, bool* rotated) {
+  *rotated = false;
   const PortalGeom& g = portals_[portal];
   // "A portal with targets draws each walker's exit at spawn from the weights,
   // over the listed portals that accept arrivals and have a positive weight;
@@ -72,10 +73,10 @@ uint32_t StationModel::draw_destination(uint32_t portal, Trip trip) {
     if (portals_[q].street == (trip == Trip::Alight)) side.push_back(q);
   }
   const auto& pick = side.empty() ? any : side;
-  PortalState& ps = state_.portals[portal];
-  const uint32_t d = pick[ps.rotation % pick.size()];
-  ++ps.rotation;
-  return d;
+  // The rotation moves on only when the spawn succeeds (the caller's), so a
+  // spawn retried for want of a clear spot keeps its turn (S11).
+  *rotated = true;
+  return pick[state_.portals[portal].rotation % pick.size()];
 }
 
 }  // namespace lockstep::station

@@ -9,7 +9,11 @@ void StationModel::spawn_phase() {
   // "Portals with mode spawn or both emit. count is a finite budget;
   // rate_per_min spaces them (60 / rate seconds). A rate of zero dumps the
   // remaining count as fast as clear spots allow."
-  const double now_s = static_cast<double>(state_.tick) * static_cast<double>(kDt);
+  // Times are compared in ticks (20 a second, exact), with a 10^-4 tick
+  // allowance, so that a start_s of 1.1 (the float 1.1000000238) is due at
+  // tick 22 and not one tick late (S11).
+  const double tick = static_cast<double>(state_.tick);
+  const auto due = [](double s) { return s * static_cast<double>(kTickRateHz) - 1e-4; };
   for (uint32_t p = 0; p < portals_.size(); ++p) {
     if (portals_[p].mode == PortalMode::Despawn) continue;
     const PortalSpec& spec = scenario_.portals[p];
@@ -17,9 +21,9 @@ void StationModel::spawn_phase() {
     while (ps.emitted < spec.count) {
       // Spawn k is due at start_s + k × 60 / rate (S11: a spawn that finds no
       // clear spot is retried on the next tick and the schedule keeps its times).
-      if (now_s < static_cast<double>(spec.start_s)) break;
+      if (tick < due(static_cast<double>(spec.start_s))) break;
       if (spec.rate_per_min > 0.0f &&
-          now_s < static_cast<double>(spec.start_s) + static_cast<double>(ps.emitted) * 60.0 / static_cast<double>(spec.rate_per_min))
+          tick < due(static_cast<double>(spec.start_s) + static_cast<double>(ps.emitted) * 60.0 / static_cast<double>(spec.rate_per_min)))
         break;
       if (!try_spawn(p)) {
         ++ps.failed;
@@ -37,7 +41,8 @@ bool StationModel::try_spawn(uint32_t p) {
   // targets only), the p_impaired roll, the p_disable roll, then x and y of each try.
   const Sampled body = sample_body(scenario_.population, state_.rng.next_range(-1.0f, 1.0f));
   const Trip trip = g.street ? Trip::Board : Trip::Alight;  // from the street: boarding; from a train side: alighting
-  const uint32_t dest = draw_destination(p, trip);
+  bool rotated = false;
+  const uint32_t dest = draw_destination(p, trip, &rotated);
   const bool impaired = state_.rng.next_unit() < scenario_.population.p_impaired;
   const bool disable = state_.rng.next_unit() < scenario_.population.p_disable;
 
@@ -90,6 +95,7 @@ bool StationModel::try_spawn(uint32_t p) {
     state_.routes.push_back(Route{});
     start_route(static_cast<uint32_t>(state_.walkers.size() - 1));
     ++state_.portals[p].emitted;
+    if (rotated) ++state_.portals[p].rotation;
     ++state_.stats.spawned;
     return true;
   }

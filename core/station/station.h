@@ -602,7 +602,7 @@ class StationModel {
 
   // spawn.cpp
   bool try_spawn(uint32_t portal);
-  uint32_t draw_destination(uint32_t portal, Trip trip);
+  uint32_t draw_destination(uint32_t portal, Trip trip, bool* rotated);
   // route.cpp
   void start_route(uint32_t w);
   void rebuild_path(uint32_t w);

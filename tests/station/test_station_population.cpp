@@ -151,6 +151,25 @@ TEST_CASE("seed 002 Population - otherwise destinations rotate through the porta
   }
 }
 
+TEST_CASE("seed 002 Population - a spawn retried for want of a clear spot keeps its turn in the rotation (S11)",
+          "[station][population]") {
+  // A street portal 1.2 m square dumps 12 walkers (rate 0): only a few fit at
+  // once, so most spawns fail and are retried on later ticks. The rotation
+  // still alternates p1, p2, p1, ... in spawn order.
+  Json j = exits_hall(12);
+  j["portals"][0]["polygon"] = rect(1, 14, 2.2f, 15.2f);
+  auto m = make(j);
+  run(m, 400);
+  const auto& ws = m.state().walkers;
+  REQUIRE(ws.size() == 12);
+  CHECK(m.state().portals[0].failed > 0);  // spawns did fail
+  for (std::size_t i = 0; i < ws.size(); ++i) {
+    INFO("walker " << i);
+    CHECK(ws[i].destination == (i % 2 == 0 ? 1u : 2u));
+  }
+  CHECK(m.state().portals[0].rotation == 12u);
+}
+
 TEST_CASE("seed 002 Population - p_impaired and p_disable are two independent rolls", "[station][population]") {
   Json j = exits_hall(400);
   j["population"] = Json{{"p_impaired", 0.5}, {"p_disable", 0.5}};
@@ -200,6 +219,19 @@ TEST_CASE("seed 002 Spawn and arrival - rate_per_min spaces spawns 60 / rate sec
     if (m2.state().walkers.size() > before) at.push_back(m2.state().tick - 1);
   }
   CHECK(at == std::vector<uint64_t>{20, 50, 80, 110, 140});
+  // Times that are not exact in binary are due on their own tick, not one late
+  // (S11): start_s 1.1 is the float 1.1000000238, due at tick 22; 0.3 at tick 6.
+  for (const auto& [start, tick] : {std::pair<double, uint64_t>{1.1, 22}, {0.3, 6}, {1.2, 24}}) {
+    INFO("start_s " << start);
+    j["portals"][0]["start_s"] = start;
+    auto m3 = make(j);
+    uint64_t first = 0;
+    for (int k = 0; k < 40 && m3.state().walkers.empty(); ++k) {
+      m3.step({});
+      first = m3.state().tick - 1;
+    }
+    CHECK(first == tick);
+  }
 }
 
 TEST_CASE("seed 002 Spawn and arrival - rate 0 dumps the count as fast as clear spots allow, never overlapping",
