@@ -1,6 +1,7 @@
 // Scenario loading and validation (errors name the JSON path), and the
 // compiled geometry the step reads: wall segments and their 2 m grid.
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "station/station.h"
@@ -80,6 +81,23 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
       if (sc.floors[g].id == fl.id) r.fail(fp + ".id", "duplicate floor id \"" + fl.id + "\"");
     if (fl.walkable.empty()) r.fail(fp + ".walkable", "expected at least one walkable outline");
     for (std::size_t k = 0; k < fl.walkable.size(); ++k) check_polygon(r, fl.walkable[k], at(fp + ".walkable", k));
+    {
+      // The routing grid's size limit, checked here so that a vast floor is a
+      // scenario error by JSON path and not a failed allocation later.
+      double lx = 0, ly = 0, hx = 0, hy = 0;
+      bool first = true;
+      for (const auto& poly : fl.walkable)
+        for (const auto& p : poly) {
+          lx = first || p.x < lx ? p.x : lx, ly = first || p.y < ly ? p.y : ly;
+          hx = first || p.x > hx ? p.x : hx, hy = first || p.y > hy ? p.y : hy;
+          first = false;
+        }
+      const double cells = (std::floor((hx - lx) / kNavCell) + 1.0) * (std::floor((hy - ly) / kNavCell) + 1.0);
+      if (!first && cells > static_cast<double>(NavGrid::kMaxCells))
+        r.fail(fp + ".walkable", "the floor spans " + std::to_string(static_cast<int64_t>(hx - lx)) + " x " +
+                                     std::to_string(static_cast<int64_t>(hy - ly)) + " m; its 0.7 m routing grid would need more than " +
+                                     std::to_string(NavGrid::kMaxCells) + " cells");
+    }
     for (std::size_t k = 0; k < fl.obstacles.size(); ++k) check_polygon(r, fl.obstacles[k], at(fp + ".obstacles", k));
     for (std::size_t k = 0; k < fl.holes.size(); ++k) check_polygon(r, fl.holes[k], at(fp + ".holes", k));
     for (std::size_t k = 0; k < fl.voids.size(); ++k) check_polygon(r, fl.voids[k], at(fp + ".voids", k));

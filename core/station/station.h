@@ -168,7 +168,7 @@ struct WalkerSpec {
   std::string trip;                 ///< "board" | "alight"; empty: alight for a street_ destination, else board
   float desired_speed = 0;          ///< m/s; 0 = the population's mean
   float radius = 0;                 ///< m; 0 = the population's base radius
-  std::vector<V2> waypoints;        ///< corners to pass before the destination (straight driving between)
+  std::vector<V2> waypoints;        ///< corners to pass before the destination (the grid plans each leg)
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"position"}, s.position);

@@ -70,6 +70,12 @@ TEST_CASE("station scenario - errors name the JSON path", "[station][scenario]")
   cases.push_back({"walker in a column",
                    with([](Json& j) { j["floors"][0]["obstacles"] = Json::array({rect(4, 4, 6, 6)}); }),
                    "$.walkers[0].position: the walker stands outside the walkable floor or inside a solid"});
+  for (double size : {3000.0, 1e7}) {  // a vast floor: a scenario error, not a failed allocation
+    cases.push_back({"vast floor", with([size](Json& j) {
+                       j["floors"][0]["walkable"][0] = Json::array({{0, 0}, {size, 0}, {size, size}, {0, size}});
+                     }),
+                     "bad.json: $.floors[0].walkable: the floor spans"});
+  }
   cases.push_back({"walker outside", with([](Json& j) { j["walkers"][0]["position"] = {25, 5}; }), "$.walkers[0].position"});
   cases.push_back({"walker destination", with([](Json& j) { j["walkers"][0]["destination"] = "nowhere"; }),
                    "$.walkers[0].destination: no portal \"nowhere\""});
