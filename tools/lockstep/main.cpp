@@ -163,9 +163,7 @@ int cmd_run(const std::string& scenario_path, long long ticks_opt, bool json) {
   if (ticks_opt >= 0) {
     ticks = static_cast<uint64_t>(ticks_opt);
   } else {
-    // The scenario's own default run length ("ticks"), when it has one.
-    const auto j = lockstep::parse_json_text(model->scenario_json(), scenario_path);
-    ticks = j.contains("ticks") && j["ticks"].is_number_unsigned() ? j["ticks"].get<uint64_t>() : 0;
+    ticks = model->default_ticks();  // the scenario's own run length
   }
   const auto t0 = std::chrono::steady_clock::now();
   {
@@ -201,11 +199,6 @@ int cmd_run(const std::string& scenario_path, long long ticks_opt, bool json) {
 }
 
 
-uint64_t default_ticks(const lockstep::Model& m, const std::string& source) {
-  const auto j = lockstep::parse_json_text(m.scenario_json(), source);
-  return j.contains("ticks") && j["ticks"].is_number_unsigned() ? j["ticks"].get<uint64_t>() : 0;
-}
-
 std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
   std::string o;
   for (const auto& s : v) o += (o.empty() ? "" : sep) + s;
@@ -222,7 +215,7 @@ struct RecordArgs {
 
 int cmd_record(const RecordArgs& a) {
   auto model = lockstep::load_scenario_file(a.scenario);
-  const uint64_t ticks = a.ticks >= 0 ? static_cast<uint64_t>(a.ticks) : default_ticks(*model, a.scenario);
+  const uint64_t ticks = a.ticks >= 0 ? static_cast<uint64_t>(a.ticks) : model->default_ticks();
   lockstep::lsr::RecorderOptions opt;
   opt.keyframe_every = a.keyframe_every;
   opt.chunk_ticks = a.chunk_ticks;

@@ -39,10 +39,7 @@ std::string xml_escape(const std::string& s) {
 uint64_t record_to(const std::string& scenario_path, uint64_t ticks_opt, uint32_t keyframe_every, const std::string& out) {
   auto m = load_scenario_file(scenario_path);
   uint64_t ticks = ticks_opt;
-  if (ticks == 0) {
-    const auto j = parse_json_text(m->scenario_json(), scenario_path);
-    ticks = j.contains("ticks") && j["ticks"].is_number_unsigned() ? j["ticks"].get<uint64_t>() : 0;
-  }
+  if (ticks == 0) ticks = m->default_ticks();
   lsr::RecorderOptions opt;
   opt.keyframe_every = keyframe_every;
   lsr::Recorder rec(out, *m, opt);

@@ -9,6 +9,7 @@
 //   M::Input scripted_input() const    the scenario's own input for the next tick
 //   uint64_t tick() const
 //   const M::State& state() const; void set_state(const M::State&)
+// and optionally M::Scenario::ticks, the scenario's default run length.
 // Everything else the toolkit needs (hashes, snapshots, JSON, diff, leaves)
 // comes from the field listings, through ModelAdapter below. Replay, verify,
 // traces and the command line see only `Model`, so a user can plug in a game.
@@ -44,6 +45,9 @@ class Model {
   /// The scenario as loaded, as normalised JSON text (for embedding in recordings).
   virtual const std::string& scenario_json() const = 0;
   virtual uint64_t tick() const = 0;
+  /// The scenario's run length in ticks (its "ticks", or the model's default when the file has none):
+  /// what `run` and `record` step by default, and the most a trace of it may ask `verify` to step.
+  virtual uint64_t default_ticks() const = 0;
 
   /// Step one tick with the scenario's own scripted input.
   virtual void step_scripted() = 0;
@@ -84,7 +88,8 @@ concept ModelType = Reflected<typename M::Scenario> && Reflected<typename M::Inp
 template <ModelType M>
 class ModelAdapter final : public Model {
  public:
-  ModelAdapter(M model, std::string scenario_json) : m_(std::move(model)), scenario_json_(std::move(scenario_json)) {}
+  ModelAdapter(M model, std::string scenario_json, uint64_t default_ticks = 0)
+      : m_(std::move(model)), scenario_json_(std::move(scenario_json)), default_ticks_(default_ticks) {}
 
   const ModelInfo& info() const override {
     static const ModelInfo inf{std::string(M::kName), M::kVersion, M::kTickRateHz,
@@ -93,6 +98,7 @@ class ModelAdapter final : public Model {
   }
   const std::string& scenario_json() const override { return scenario_json_; }
   uint64_t tick() const override { return m_.tick(); }
+  uint64_t default_ticks() const override { return default_ticks_; }
   void step_scripted() override { m_.step(m_.scripted_input()); }
   std::vector<uint8_t> scripted_input() const override {
     ByteSink sink;
@@ -131,6 +137,7 @@ class ModelAdapter final : public Model {
  private:
   M m_;
   std::string scenario_json_;
+  uint64_t default_ticks_ = 0;
 };
 
 using ModelFactory = std::function<std::unique_ptr<Model>(const Json& scenario, const std::string& source)>;
@@ -140,7 +147,9 @@ template <ModelType M>
 std::unique_ptr<Model> make_model_of(const Json& j, const std::string& source) {
   JsonReader reader(source);
   typename M::Scenario sc = M::load_scenario(j, reader);
-  return std::make_unique<ModelAdapter<M>>(M(std::move(sc)), j.dump());
+  uint64_t ticks = 0;
+  if constexpr (requires { sc.ticks; }) ticks = static_cast<uint64_t>(sc.ticks);  // a scenario's own run length
+  return std::make_unique<ModelAdapter<M>>(M(std::move(sc)), j.dump(), ticks);
 }
 
 /// Plug in a model (your own game): scenarios whose "model" key is `name` make it.
