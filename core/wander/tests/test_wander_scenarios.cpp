@@ -170,7 +170,7 @@ TEST_CASE("A restored state that cannot belong to the scenario is refused and th
   for (auto& leaf : leaves)
     if (leaf.path == "entities[0].path") *static_cast<int32_t*>(leaf.ref.ptr) = 7;
   const auto before = m->hashes();
-  CHECK_THROWS_WITH(m->restore(other->snapshot(), "bad.snap"), "state: entities[0].path: no path 7 in this scenario (it has 1)");
+  CHECK_THROWS_WITH(m->restore(other->snapshot(), "bad.snap"), "bad.snap: state.entities[0].path: no path 7 in this scenario (it has 1)");
   CHECK(m->hashes() == before);
 }
 

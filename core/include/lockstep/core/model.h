@@ -9,7 +9,15 @@
 //   M::Input scripted_input() const    the scenario's own input for the next tick
 //   uint64_t tick() const
 //   const M::State& state() const; void set_state(const M::State&)
-// and optionally M::Scenario::ticks, the scenario's default run length.
+// and optionally M::Scenario::ticks, the scenario's default run length, and
+//   void M::check_input(const M::Input&) const
+// which refuses an input the model cannot step (a value out of its range, a body
+// it does not have) with InputError naming the field ("events[2].value").
+// set_state likewise refuses a state the model could never have made.
+//
+// Before any of it the adapter refuses every input and restored state that
+// holds a NaN or an infinity (validate.h), and every step, construction and
+// restore runs in the IEEE default floating-point mode (fpenv.h).
 // Everything else the toolkit needs (hashes, snapshots, JSON, diff, leaves)
 // comes from the field listings, through ModelAdapter below. Replay, verify,
 // traces and the command line see only `Model`, so a user can plug in a game.
@@ -25,9 +33,11 @@
 
 #include "lockstep/core/canonical_read.h"
 #include "lockstep/core/diff.h"
+#include "lockstep/core/fpenv.h"
 #include "lockstep/core/hash.h"
 #include "lockstep/core/json_load.h"
 #include "lockstep/core/snapshot.h"
+#include "lockstep/core/validate.h"
 
 namespace lockstep {
 
@@ -99,14 +109,22 @@ class ModelAdapter final : public Model {
   const std::string& scenario_json() const override { return scenario_json_; }
   uint64_t tick() const override { return m_.tick(); }
   uint64_t default_ticks() const override { return default_ticks_; }
-  void step_scripted() override { m_.step(m_.scripted_input()); }
+  void step_scripted() override {
+    IeeeFpScope fp;
+    const typename M::Input in = m_.scripted_input();
+    check(in, "the scenario's script");
+    m_.step(in);
+  }
   std::vector<uint8_t> scripted_input() const override {
     ByteSink sink;
     write_canonical(sink, m_.scripted_input());
     return std::move(sink.out);
   }
   void step(std::span<const uint8_t> input, const std::string& source) override {
-    m_.step(decode_canonical<typename M::Input>(input, source));
+    const auto in = decode_canonical<typename M::Input>(input, source);
+    check(in, source);
+    IeeeFpScope fp;
+    m_.step(in);
   }
   std::string input_json(std::span<const uint8_t> input) const override {
     return to_json(decode_canonical<typename M::Input>(input, "input"), "input");
@@ -116,7 +134,14 @@ class ModelAdapter final : public Model {
   void restore(std::span<const uint8_t> bytes, const std::string& source) override {
     typename M::State st = m_.state();
     restore_bytes(bytes, st, source);
-    m_.set_state(st);
+    if (const std::string at = first_nonfinite(st); !at.empty())
+      throw InputError(source, "state." + at, "not a finite number (a state the model never makes)");
+    IeeeFpScope fp;
+    try {
+      m_.set_state(st);
+    } catch (const InputError& e) {
+      throw InputError(source, "state." + e.place(), e.message());
+    }
   }
   std::string state_json() const override { return to_json(m_.state()); }
   std::vector<FieldDiff> diff(const Model& other, std::size_t limit) const override {
@@ -134,6 +159,19 @@ class ModelAdapter final : public Model {
   M& model() { return m_; }
   const M& model() const { return m_; }
 
+  /// Refuse an input with a NaN or an infinity, then ask the model (check_input).
+  void check(const typename M::Input& in, const std::string& source) const {
+    if (const std::string at = first_nonfinite(in); !at.empty())
+      throw InputError(source, "input." + at, "not a finite number");
+    if constexpr (requires(const M& cm) { cm.check_input(in); }) {
+      try {
+        m_.check_input(in);
+      } catch (const InputError& e) {
+        throw InputError(source, "input." + e.place(), e.message());
+      }
+    }
+  }
+
  private:
   M m_;
   std::string scenario_json_;
@@ -145,6 +183,7 @@ using ModelFactory = std::function<std::unique_ptr<Model>(const Json& scenario, 
 /// The factory for a model type: load and validate the scenario, build the model.
 template <ModelType M>
 std::unique_ptr<Model> make_model_of(const Json& j, const std::string& source) {
+  IeeeFpScope fp;  // a model's construction computes (grids, costs) as its steps do
   JsonReader reader(source);
   typename M::Scenario sc = M::load_scenario(j, reader);
   uint64_t ticks = 0;
