@@ -98,8 +98,11 @@ concept ModelType = Reflected<typename M::Scenario> && Reflected<typename M::Inp
 template <ModelType M>
 class ModelAdapter final : public Model {
  public:
-  ModelAdapter(M model, std::string scenario_json, uint64_t default_ticks = 0)
-      : m_(std::move(model)), scenario_json_(std::move(scenario_json)), default_ticks_(default_ticks) {}
+  ModelAdapter(M model, std::string scenario_json, uint64_t default_ticks = 0, std::string source = "scenario")
+      : m_(std::move(model)),
+        scenario_json_(std::move(scenario_json)),
+        default_ticks_(default_ticks),
+        source_(std::move(source)) {}
 
   const ModelInfo& info() const override {
     static const ModelInfo inf{std::string(M::kName), M::kVersion, M::kTickRateHz,
@@ -112,7 +115,7 @@ class ModelAdapter final : public Model {
   void step_scripted() override {
     IeeeFpScope fp;
     const typename M::Input in = m_.scripted_input();
-    check(in, "the scenario's script");
+    check(in, source_ + " (its script at tick " + std::to_string(m_.tick()) + ")");
     m_.step(in);
   }
   std::vector<uint8_t> scripted_input() const override {
@@ -176,6 +179,7 @@ class ModelAdapter final : public Model {
   M m_;
   std::string scenario_json_;
   uint64_t default_ticks_ = 0;
+  std::string source_;  ///< the scenario's file, for errors in its script
 };
 
 using ModelFactory = std::function<std::unique_ptr<Model>(const Json& scenario, const std::string& source)>;
@@ -188,7 +192,7 @@ std::unique_ptr<Model> make_model_of(const Json& j, const std::string& source) {
   typename M::Scenario sc = M::load_scenario(j, reader);
   uint64_t ticks = 0;
   if constexpr (requires { sc.ticks; }) ticks = static_cast<uint64_t>(sc.ticks);  // a scenario's own run length
-  return std::make_unique<ModelAdapter<M>>(M(std::move(sc)), j.dump(), ticks);
+  return std::make_unique<ModelAdapter<M>>(M(std::move(sc)), j.dump(), ticks, source);
 }
 
 /// Plug in a model (your own game): scenarios whose "model" key is `name` make it.
