@@ -66,13 +66,12 @@ uint64_t default_control(uint64_t raw) { return raw; }
 const char* kRegister = "control word";
 #endif
 
+// Read on the first call, not at static initialisation: crtfastmath.o comes
+// last in the link, so its constructor runs after the C++ static initialisers.
 const FpEnv& first_seen() {
   static const FpEnv e = decode(read_control());
   return e;
 }
-// Read at static initialisation, after crtfastmath.o's constructor (it runs
-// before any C++ static initialiser of the program's own objects).
-[[maybe_unused]] const FpEnv& force_first = first_seen();
 
 }  // namespace
 
@@ -100,6 +99,18 @@ std::string FpEnv::difference() const {
   if (rounding == 2) add("rounds toward +inf");
   if (rounding == 3) add("rounds toward zero");
   if (traps) add("traps on floating-point exceptions");
+  return o;
+}
+
+std::string fp_env_difference(const std::string& text) {
+  std::string o;
+  auto add = [&](const char* s) { o += (o.empty() ? "" : " and ") + std::string(s); };
+  auto has = [&](const char* s) { return text.find(s) != std::string::npos; };
+  if (has("flush-to-zero") || has("denormals-are-zero")) add("flushes denormals to zero");
+  if (has("rounding toward -inf")) add("rounds toward -inf");
+  if (has("rounding toward +inf")) add("rounds toward +inf");
+  if (has("rounding toward zero")) add("rounds toward zero");
+  if (has("exception traps")) add("traps on floating-point exceptions");
   return o;
 }
 

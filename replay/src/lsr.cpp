@@ -9,11 +9,13 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <optional>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "lockstep/core/canonical_read.h"
+#include "lockstep/core/fpenv.h"
 
 #ifndef LOCKSTEP_BUILD_FLAGS
 #define LOCKSTEP_BUILD_FLAGS "unknown"
@@ -86,6 +88,7 @@ BuildInfo this_build() {
   b.arch = "unknown";
 #endif
   b.revision = LOCKSTEP_REVISION;
+  b.fp_env = process_fp_env().text();
   return b;
 }
 
@@ -138,6 +141,7 @@ Recorder::Recorder(const std::string& path, const Model& model, const RecorderOp
   put_le(payload, kMinor, 2);
   ByteSink body;
   write_canonical(body, header_);
+  write_canonical(body, header_.build.fp_env);  // format 1.1
   payload.insert(payload.end(), body.out.begin(), body.out.end());
   put_le(payload, xxh3(payload.data(), payload.size()), 8);
   const auto frame = skippable(kHeaderMagic, payload);
@@ -176,6 +180,9 @@ void Recorder::write_frame(uint8_t kind, uint64_t first_tick, uint32_t ticks, st
 
 void Recorder::keyframe(const Model& m) {
   const auto snap = m.snapshot();
+  if (snap.size() + 160 + 8 * kMaxSubsystems > kMaxFrameBytes)
+    throw InputError(path_, "tick " + std::to_string(m.tick()), "the state's snapshot of " + std::to_string(snap.size()) +
+                                                                   " bytes is beyond the format's frame limit of " + std::to_string(kMaxFrameBytes));
   const StateHashes h = m.hashes();
   std::vector<uint8_t> content;
   content.reserve(snap.size() + 160);
@@ -190,6 +197,15 @@ void Recorder::keyframe(const Model& m) {
 
 void Recorder::tick(std::span<const uint8_t> input, const Model& after) {
   if (finished_) throw std::logic_error("Recorder::tick after finish");
+  if (input.size() > kMaxFrameBytes / 2)
+    throw InputError(path_, "tick " + std::to_string(after.tick() - 1), "an input of " + std::to_string(input.size()) +
+                                                                           " bytes is beyond the format's limit of " + std::to_string(kMaxFrameBytes / 2));
+  // A chunk's content stays within the frame limit: close it early when this tick would pass it.
+  const std::size_t per_tick = 8 + header_.subsystems.size() * header_.sub_hash_bytes;
+  if (chunk_ticks_ > 0 && chunk_.size() + inputs_.size() + per_tick + input.size() + 64 > kMaxFrameBytes) {
+    flush_ticks();
+    chunk_first_ = after.tick() - 1;
+  }
   const StateHashes h = after.hashes();
   put_le(chunk_, h.whole, 8);
   for (uint32_t i = 0; i < h.count; ++i) put_le(chunk_, h.sub[i], header_.sub_hash_bytes);
@@ -280,7 +296,7 @@ Recording Recording::open(const std::string& path) {
   if (!in) throw InputError(path, "", "cannot open the recording for reading");
   const std::streamoff size = in.tellg();
   if (size < 0) throw InputError(path, "", "cannot read the recording");
-  std::vector<uint8_t> bytes(static_cast<std::size_t>(size));
+  std::vector<uint8_t> bytes(static_cast<std::size_t>(size));  // the file's own size: nothing larger is read
   in.seekg(0);
   if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) throw InputError(path, "", "cannot read the recording");
   return from_bytes(std::move(bytes), path);
@@ -292,9 +308,29 @@ Recording Recording::from_bytes(std::vector<uint8_t> bytes, const std::string& s
   r.bytes_ = std::move(bytes);
   r.dctx_ = std::shared_ptr<void>(ZSTD_createDCtx(), [](void* p) { ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(p)); });
   r.read_header();
-  if (!r.read_index()) r.walk_frames(r.frames_start_);
+  r.read_frames();
   return r;
 }
+
+namespace {
+
+// The canonical Header (format 1.0's fields), with the subsystem count checked
+// before the list is made.
+void read_header_fields(CanonicalReader& rd, Header& h) {
+  Header::fields(h, [&](const FieldInfo&, auto& f) {
+    using F = std::remove_cvref_t<decltype(f)>;
+    if constexpr (std::same_as<F, std::vector<std::string>>) {
+      const uint32_t n = rd.le<uint32_t>("the subsystem count");
+      if (n > kMaxSubsystems) rd.fail("the header lists " + std::to_string(n) + " subsystems, more than the format's 16");
+      f.resize(n);
+      for (auto& s : f) rd.read(s);
+    } else {
+      rd.read(f);
+    }
+  });
+}
+
+}  // namespace
 
 void Recording::read_header() {
   const auto& b = bytes_;
@@ -321,204 +357,400 @@ void Recording::read_header() {
       get_u32(b.data() + 8 + size - 8) | (static_cast<uint64_t>(get_u32(b.data() + 8 + size - 4)) << 32);
   if (xxh3(b.data() + 8, size - 8) != stored)
     throw InputError(source_, "bytes 8-" + std::to_string(8 + size), "the header is damaged (its checksum does not match)");
-  CanonicalReader rd(std::span<const uint8_t>(b.data() + 16, size - 16), source_, 16);
+  CanonicalReader rd(std::span<const uint8_t>(b.data() + 16, size - 16), source_, 16);  // up to the checksum
   try {
-    rd.read(header_);
+    read_header_fields(rd, header_);
+    if (header_.major != major || header_.minor != minor) rd.fail("the header's versions disagree with its signature's");
+    if (minor >= 1) rd.read(header_.build.fp_env);
+    // A newer minor version only adds what this reader may ignore, at the end.
+    if (minor <= kMinor && !rd.done()) rd.fail("the header has " + std::to_string(rd.remaining()) + " unexpected bytes");
   } catch (const InputError& e) {
     throw InputError(source_, e.place(), "the header is malformed: " + e.message());
   }
-  if (!rd.done()) rd.fail("the header has " + std::to_string(rd.remaining()) + " unexpected bytes");
-  if (header_.subsystems.size() > kMaxSubsystems) rd.fail("the header lists more than 16 subsystems");
   if (header_.sub_hash_bytes != 2 && header_.sub_hash_bytes != 8)
-    rd.fail("sub_hash_bytes must be 2 or 8, found " + std::to_string(header_.sub_hash_bytes));
-  if (header_.chunk_ticks == 0 || header_.chunk_ticks > kMaxChunkTicks) rd.fail("chunk_ticks out of range");
+    throw InputError(source_, "the header", "sub_hash_bytes must be 2 or 8, found " + std::to_string(header_.sub_hash_bytes));
+  if (header_.chunk_ticks == 0 || header_.chunk_ticks > kMaxChunkTicks)
+    throw InputError(source_, "the header", "chunk_ticks " + std::to_string(header_.chunk_ticks) + " is out of range (1 to 2^20)");
   frames_start_ = 8 + size;
 }
 
-std::string Recording::frame_name(std::size_t i) const {
-  if (i >= frames_.size()) return "frame " + std::to_string(i + 1);
-  const auto& f = frames_[i];
+namespace {
+std::string frame_label(const ChunkInfo& f, std::size_t i) {
   if (f.kind == kFrameKeyframe) return "frame " + std::to_string(i + 1) + " (the keyframe of tick " + std::to_string(f.first_tick) + ")";
   return "frame " + std::to_string(i + 1) + " (the chunk of " + tick_range(f.first_tick, f.ticks) + ")";
 }
+}  // namespace
 
-bool Recording::read_index() {
-  const auto& b = bytes_;
-  constexpr uint64_t kEntry = 8 + 4 + 4 + 1 + 8 + 4 + 8 + 4;
-  if (b.size() < frames_start_ + 17) return false;
-  if (get_u32(b.data() + b.size() - 4) != kSeekFooterMagic) return false;  // cut off, or never finished
-  auto index_damage = [&](uint64_t at, const std::string& what) {
-    damage_ = Damage{at, "the index", what, false};
-    return false;
-  };
+std::string Recording::frame_name(std::size_t i) const {
+  if (i >= frames_.size()) return "frame " + std::to_string(i + 1);
+  return frame_label(frames_[i], i);
+}
+
+namespace {
+
+/// One frame as the file's framing gives it, before its content is looked at.
+struct RawFrame {
+  uint64_t offset = 0;
+  uint64_t size = 0;  ///< the whole frame, magic included
+  uint32_t magic = 0;
+};
+
+/// How a walk over the framing ended.
+struct WalkEnd {
+  enum Kind { Clean, CutOff, Bad } kind = Clean;
+  uint64_t offset = 0;  ///< where the frame that ended it starts
+  std::string what;
+};
+
+bool is_skippable(uint32_t magic) { return (magic & 0xFFFFFFF0u) == 0x184D2A50u; }
+
+/// Walk the frames from `off` by their sizes alone (skippable frames by their
+/// size field, zstd frames by their block headers): nothing is decompressed.
+WalkEnd walk_framing(const std::vector<uint8_t>& b, uint64_t off, std::vector<RawFrame>& out) {
+  while (off < b.size()) {
+    const uint64_t left = b.size() - off;
+    if (left < 4) return {WalkEnd::CutOff, off, "the file ends " + std::to_string(left) + " bytes into a frame"};
+    const uint32_t magic = get_u32(b.data() + off);
+    if (is_skippable(magic)) {
+      if (left < 8) return {WalkEnd::CutOff, off, "the file ends inside a frame header"};
+      const uint64_t size = 8 + static_cast<uint64_t>(get_u32(b.data() + off + 4));
+      if (size > left)
+        return {WalkEnd::CutOff, off, "the frame claims " + std::to_string(size) + " bytes, the file has " + std::to_string(left) + " from here"};
+      out.push_back({off, size, magic});
+      off += size;
+      continue;
+    }
+    if (magic != kZstdMagic)
+      return {WalkEnd::Bad, off, "expected a zstd frame (magic 0xFD2FB528) or the index, found 0x" + hex64(magic).substr(8)};
+    const std::size_t n = ZSTD_findFrameCompressedSize(b.data() + off, static_cast<std::size_t>(left));
+    if (ZSTD_isError(n)) {
+      if (ZSTD_getErrorCode(n) == ZSTD_error_srcSize_wrong)
+        return {WalkEnd::CutOff, off, "the file ends inside this frame"};
+      return {WalkEnd::Bad, off, std::string("not a valid zstd frame: ") + ZSTD_getErrorName(n)};
+    }
+    if (n > UINT32_MAX) return {WalkEnd::Bad, off, "a frame of more than 4 GiB"};
+    out.push_back({off, n, magic});
+    off += n;
+  }
+  return {WalkEnd::Clean, off, ""};
+}
+
+constexpr uint64_t kIndexEntryBytes = 8 + 4 + 4 + 1 + 8 + 4 + 8 + 4;
+
+/// The seek table and the index as the end of the file gives them, each checked
+/// on its own (the seek table's framing, the index's checksum), so a failure in
+/// the walk can be named by what the file says should be there.
+struct Trailer {
+  bool table_ok = false;       ///< a seek table frame ends the file, its footer and size agree
+  uint64_t table_offset = 0;
+  std::vector<ChunkInfo> table;  ///< per frame before the table: offset, compressed, decompressed, checksum
+  std::optional<Damage> table_damage;
+  bool index_ok = false;       ///< the index frame where the table puts it, whole, its checksum right
+  uint64_t index_offset = 0;
+  std::vector<ChunkInfo> index;  ///< per data frame
+  std::optional<Damage> index_damage;
+};
+
+Trailer read_trailer(const std::vector<uint8_t>& b, uint64_t frames_start, const std::vector<RawFrame>& raw) {
+  Trailer t;
+  auto table_bad = [&](uint64_t at, const std::string& what) { t.table_damage = Damage{at, "seek table", "the seek table", what, false}; };
+  auto index_bad = [&](uint64_t at, const std::string& what) { t.index_damage = Damage{at, "index", "the index", what, false}; };
+  if (b.size() < frames_start + 17 || get_u32(b.data() + b.size() - 4) != kSeekFooterMagic) return t;
   const uint64_t footer = b.size() - 9;
   const uint32_t nframes = get_u32(b.data() + footer);
   const uint64_t table_bytes = static_cast<uint64_t>(nframes) * 12 + 9;
-  if (nframes < 2 || table_bytes + 8 > b.size() - frames_start_)
-    return index_damage(footer, "the seek table claims " + std::to_string(nframes) + " frames");
+  if (nframes < 2 || table_bytes + 8 > b.size() - frames_start) {
+    table_bad(footer, "the seek table's footer counts " + std::to_string(nframes) + " frames, more than the file can hold");
+    return t;
+  }
   const uint64_t st = b.size() - table_bytes - 8;
-  if (get_u32(b.data() + st) != kSeekTableMagic || get_u32(b.data() + st + 4) != table_bytes)
-    return index_damage(st, "the seek table's frame header is wrong");
-  if (b[b.size() - 5] != 0x80) return index_damage(b.size() - 5, "the seek table descriptor is not 0x80 (checksums present)");
-  // The frames must tile the file exactly up to the seek table.
-  std::vector<ChunkInfo> table;
-  uint64_t off = 0;
+  if (get_u32(b.data() + st) != kSeekTableMagic || get_u32(b.data() + st + 4) != table_bytes) {
+    // Which byte is wrong: the footer's count (a whole seek table frame the walk met ends the
+    // file), the table frame's size field, or its magic.
+    const RawFrame* found = nullptr;
+    for (const auto& f : raw)
+      if (f.magic == kSeekTableMagic) found = &f;
+    if (found && found->offset + found->size == b.size() && found->offset != st)
+      table_bad(footer, "the seek table's footer counts " + std::to_string(nframes) + " frames, the seek table at byte " +
+                            std::to_string(found->offset) + " holds " + std::to_string(found->size >= 17 ? (found->size - 17) / 12 : 0));
+    else if (get_u32(b.data() + st) == kSeekTableMagic)
+      table_bad(st + 4, "the seek table frame's size field is " + std::to_string(get_u32(b.data() + st + 4)) + ", its footer's count makes it " +
+                            std::to_string(table_bytes));
+    else
+      table_bad(st, "expected the seek table's frame magic 0x184D2A5E here (its footer counts " + std::to_string(nframes) + " frames), found 0x" +
+                        hex64(get_u32(b.data() + st)).substr(8));
+    return t;
+  }
+  if (b[b.size() - 5] != 0x80) {
+    table_bad(b.size() - 5, "the seek table descriptor is not 0x80 (checksums present)");
+    return t;
+  }
+  auto entry_at = [&](uint64_t i) { return st + 8 + 12 * i; };
   for (uint32_t i = 0; i < nframes; ++i) {
-    const uint8_t* e = b.data() + st + 8 + 12 * static_cast<uint64_t>(i);
+    const uint8_t* e = b.data() + entry_at(i);
     ChunkInfo ci;
-    ci.offset = off;
     ci.compressed = get_u32(e);
     ci.decompressed = get_u32(e + 4);
     ci.checksum = get_u32(e + 8);
-    off += ci.compressed;
-    if (off > st)
-      return index_damage(st, "the seek table's entries up to " + std::to_string(i) + " run past the table");
-    table.push_back(ci);
+    t.table.push_back(ci);
   }
-  if (off != st) return index_damage(st, "the seek table's frames do not reach the table");
-  if (table.front().compressed != frames_start_) return index_damage(st + 8, "the seek table's first frame is not the header");
-  for (uint32_t i : {0u, nframes - 1})
-    if (table[i].decompressed != 0 || table[i].checksum != checksum32(nullptr, 0))
-      return index_damage(st + 8 + 12 * static_cast<uint64_t>(i), "seek table entry " + std::to_string(i) + " is wrong for a skippable frame");
-  // The last frame before the table is the index.
-  const ChunkInfo& ix = table.back();
-  const uint8_t* p = b.data() + ix.offset;
-  if (ix.compressed < 24 || get_u32(p) != kIndexMagic || get_u32(p + 4) != ix.compressed - 8 || std::memcmp(p + 8, "LSIX", 4) != 0)
-    return index_damage(ix.offset, "the index frame is not where the seek table puts it");
-  const uint32_t payload = ix.compressed - 8;
-  const uint64_t stored = get_u32(p + 8 + payload - 8) | (static_cast<uint64_t>(get_u32(p + 8 + payload - 4)) << 32);
-  if (xxh3(p + 8, payload - 8) != stored) return index_damage(ix.offset, "the index is damaged (its checksum does not match)");
-  CanonicalReader rd(std::span<const uint8_t>(p + 12, payload - 12), source_, ix.offset + 12);
-  const uint32_t n = rd.le<uint32_t>();
-  if (n != nframes - 2 || static_cast<uint64_t>(n) * kEntry != rd.remaining())
-    return index_damage(ix.offset, "the index lists " + std::to_string(n) + " frames, the seek table " + std::to_string(nframes - 2));
-  std::vector<ChunkInfo> frames;
-  uint64_t expect_tick = header_.first_tick;
-  for (uint32_t i = 0; i < n; ++i) {
-    ChunkInfo c;
-    c.offset = rd.le<uint64_t>();
-    c.compressed = rd.le<uint32_t>();
-    c.decompressed = rd.le<uint32_t>();
-    c.kind = rd.le<uint8_t>();
-    c.first_tick = rd.le<uint64_t>();
-    c.ticks = rd.le<uint32_t>();
-    c.frame_hash = rd.le<uint64_t>();
-    c.checksum = rd.le<uint32_t>();
-    const ChunkInfo& fr = table[i + 1];
-    const bool kind_ok = (c.kind == kFrameTicks && c.ticks > 0) || (c.kind == kFrameKeyframe && c.ticks == 0);
-    if (c.offset != fr.offset || c.compressed != fr.compressed || c.decompressed != fr.decompressed ||
-        c.checksum != fr.checksum || !kind_ok ||
-        c.first_tick != expect_tick)
-      return index_damage(ix.offset + 16 + kEntry * i, "index entry " + std::to_string(i) + " disagrees with the seek table or the tick count");
-    expect_tick += c.ticks;
-    frames.push_back(c);
+  t.table_offset = st;
+
+  // The index is the frame just before the table, of the size the table's last entry gives:
+  // found from the end, so a wrong entry elsewhere in the table cannot hide it.
+  const uint32_t ix_size = t.table.back().compressed;
+  if (ix_size < 24 || ix_size > st - frames_start) {
+    table_bad(entry_at(nframes - 1), "its last entry gives the index " + std::to_string(ix_size) + " bytes, which cannot be");
+    return t;
   }
-  frames_ = std::move(frames);
-  index_used_ = true;
-  // Check every frame's bytes against the index's hash of them: any changed
-  // byte is found without decompressing. The first bad frame ends the good
-  // part. (Contents are decompressed and checked again as they are read.)
-  for (std::size_t i = 0; i < frames_.size(); ++i) {
-    try {
-      if (xxh3(b.data() + frames_[i].offset, frames_[i].compressed) != frames_[i].frame_hash)
-        throw InputError(source_, "byte " + std::to_string(frames_[i].offset),
-                         "the frame's bytes do not match the index's hash of them");
-    } catch (const InputError& e) {
-      damage_ = Damage{frames_[i].offset, frame_name(i), chunk_error(e, frames_[i].offset), false};
-      frames_.resize(i);
-      break;
+  for (const auto& f : raw)
+    if (f.magic == kIndexMagic && f.offset + f.size == st && f.size != ix_size) {
+      table_bad(entry_at(nframes - 1), "its last entry gives the index " + std::to_string(ix_size) + " bytes, the index frame before the table has " +
+                                           std::to_string(f.size));
+      return t;
+    }
+  const uint64_t ix = st - ix_size;
+  t.index_offset = ix;
+  const uint8_t* p = b.data() + ix;
+  const uint32_t payload = ix_size - 8;
+  const uint64_t stored = payload >= 16 ? get_u32(p + 8 + payload - 8) | (static_cast<uint64_t>(get_u32(p + 8 + payload - 4)) << 32) : 0;
+  if (get_u32(p) != kIndexMagic) {
+    index_bad(ix, "the index frame's magic is 0x" + hex64(get_u32(p)).substr(8) + ", expected 0x184D2A51");
+  } else if (get_u32(p + 4) != payload) {
+    index_bad(ix + 4, "the index frame's size field is " + std::to_string(get_u32(p + 4)) + ", the seek table gives it " + std::to_string(payload));
+  } else if (std::memcmp(p + 8, "LSIX", 4) != 0 || xxh3(p + 8, payload - 8) != stored) {
+    index_bad(ix, "the index is damaged (its checksum does not match)");
+  } else {
+    const uint64_t body = payload - 8 - 4;  // after "LSIX", before the checksum
+    const uint32_t n = get_u32(p + 12);
+    if (body < 4 || static_cast<uint64_t>(n) * kIndexEntryBytes != body - 4) {
+      index_bad(ix + 12, "the index lists " + std::to_string(n) + " frames in " + std::to_string(body - 4) + " bytes");
+    } else {
+      CanonicalReader rd(std::span<const uint8_t>(p + 16, body - 4), "index", ix + 16);
+      for (uint32_t i = 0; i < n; ++i) {
+        ChunkInfo c;
+        c.offset = rd.le<uint64_t>();
+        c.compressed = rd.le<uint32_t>();
+        c.decompressed = rd.le<uint32_t>();
+        c.kind = rd.le<uint8_t>();
+        c.first_tick = rd.le<uint64_t>();
+        c.ticks = rd.le<uint32_t>();
+        c.frame_hash = rd.le<uint64_t>();
+        c.checksum = rd.le<uint32_t>();
+        t.index.push_back(c);
+      }
+      t.index_ok = true;
     }
   }
-  return true;
+
+  // The table's entries: against the index where it is whole (checksummed, so the authority),
+  // else against the frames the walk met; then they must tile the file up to the table.
+  const uint32_t empty = checksum32(nullptr, 0);
+  for (uint32_t i = 0; i < nframes && !t.table_damage; ++i) {
+    const ChunkInfo& te = t.table[i];
+    const bool skippable = i == 0 || i + 1 == nframes;
+    if (skippable && (te.decompressed != 0 || te.checksum != empty)) {
+      table_bad(entry_at(i), "seek table entry " + std::to_string(i) + " is wrong for a skippable frame");
+    } else if (i == 0 && te.compressed != frames_start) {
+      table_bad(entry_at(i), "its first entry gives " + std::to_string(te.compressed) + " bytes, the header has " + std::to_string(frames_start));
+    } else if (!skippable && t.index_ok) {
+      if (i - 1 >= t.index.size()) {
+        table_bad(footer, "the seek table counts " + std::to_string(nframes) + " frames, the index " + std::to_string(t.index.size()) + " data frames");
+        break;
+      }
+      const ChunkInfo& c = t.index[i - 1];
+      if (te.compressed != c.compressed || te.decompressed != c.decompressed || te.checksum != c.checksum)
+        table_bad(entry_at(i), "seek table entry " + std::to_string(i) + " disagrees with the index (" + frame_label(c, i - 1) + ")");
+    } else if (!skippable && i - 1 < raw.size()) {
+      if (te.compressed != raw[i - 1].size)
+        table_bad(entry_at(i), "seek table entry " + std::to_string(i) + " gives " + std::to_string(te.compressed) + " bytes, the frame at byte " +
+                                   std::to_string(raw[i - 1].offset) + " has " + std::to_string(raw[i - 1].size));
+    }
+  }
+  if (!t.table_damage && t.index_ok && t.index.size() + 2 != nframes)
+    table_bad(footer, "the seek table counts " + std::to_string(nframes) + " frames, the index " + std::to_string(t.index.size()) + " data frames");
+  uint64_t off = 0;
+  for (auto& te : t.table) {
+    te.offset = off;
+    off += te.compressed;
+  }
+  if (!t.table_damage && off != st)
+    table_bad(st + 8, "the seek table's frames end at byte " + std::to_string(off) + ", not at the table (byte " + std::to_string(st) + ")");
+  t.table_ok = !t.table_damage;
+  return t;
 }
 
-void Recording::walk_frames(uint64_t from) {
-  const auto& b = bytes_;
-  uint64_t off = from;
-  uint64_t expect_tick = header_.first_tick;
-  const bool index_was_damaged = damage_.has_value();
-  frames_.clear();
-  while (off < b.size()) {
-    const std::string where = "frame " + std::to_string(frames_.size() + 1);
-    if (b.size() - off < 8) {
-      damage_ = Damage{off, where, "the file ends " + std::to_string(b.size() - off) + " bytes into a frame header", true};
-      return;
+/// Decompress one zstd frame of `compressed` bytes that claims `content` bytes, growing the
+/// output only as the frame really produces bytes: a frame that claims far more than it holds
+/// fails after what it holds, not after zero-filling what it claims.
+std::vector<uint8_t> bounded_decompress(ZSTD_DCtx* dctx, const uint8_t* src, std::size_t compressed, uint64_t content,
+                                        const std::string& source, uint64_t offset) {
+  auto fail = [&](const std::string& what) -> std::vector<uint8_t> { throw InputError(source, "byte " + std::to_string(offset), what); };
+  if (content > kMaxFrameBytes)
+    return fail("the frame claims " + std::to_string(content) + " bytes of content, beyond the format's limit of " +
+                std::to_string(kMaxFrameBytes));
+  // No zstd block yields more than 128 KiB from fewer than 4 bytes (an RLE block): a frame
+  // that claims more is damaged, and neither we nor zstd's window may be sized by the claim.
+  if (content > static_cast<uint64_t>(compressed) * 32768)
+    return fail("the frame claims " + std::to_string(content) + " bytes of content from " + std::to_string(compressed) +
+                " compressed bytes, more than zstd can expand them to");
+  ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+  std::vector<uint8_t> out;
+  out.resize(static_cast<std::size_t>(std::min<uint64_t>(content, 1u << 20)));
+  ZSTD_inBuffer in{src, compressed, 0};
+  ZSTD_outBuffer ob{out.data(), out.size(), 0};
+  for (;;) {
+    const std::size_t r = ZSTD_decompressStream(dctx, &ob, &in);
+    if (ZSTD_isError(r)) return fail(std::string("the frame does not decompress: ") + ZSTD_getErrorName(r));
+    if (r == 0) break;  // the frame is complete
+    if (ob.pos == ob.size) {
+      if (ob.size >= content)
+        return fail("the frame decompresses to more than the " + std::to_string(content) + " bytes it claims");
+      const std::size_t grown = static_cast<std::size_t>(std::min<uint64_t>(content, std::max<uint64_t>(2 * ob.size, 1)));
+      out.resize(grown);
+      ob.dst = out.data();
+      ob.size = out.size();
+    } else if (in.pos == in.size) {
+      return fail("the frame ends after " + std::to_string(ob.pos) + " of the " + std::to_string(content) + " bytes it claims");
     }
-    const uint32_t magic = get_u32(b.data() + off);
-    if ((magic & 0xFFFFFFF0u) == 0x184D2A50u) {
-      // A skippable frame: the index or the seek table end the data. We are
-      // walking because they could not be read: say so.
-      if (magic == kIndexMagic || magic == kSeekTableMagic) {
-        if (!index_was_damaged)
-          damage_ = Damage{off, "the index", "the index or seek table is cut off (every frame before it is whole)", true};
-        return;
-      }
-      const uint32_t size = get_u32(b.data() + off + 4);
-      if (size > b.size() - off - 8) {
-        damage_ = Damage{off, where, "a skippable frame runs past the end of the file", true};
-        return;
-      }
-      off += 8 + static_cast<uint64_t>(size);
-      continue;
-    }
-    if (magic != kZstdMagic) {
-      damage_ = Damage{off, where, "expected a zstd frame (magic 0xFD2FB528), found 0x" + hex64(magic).substr(8), false};
-      return;
-    }
-    const std::size_t n = ZSTD_findFrameCompressedSize(b.data() + off, b.size() - off);
-    if (ZSTD_isError(n)) {
-      const bool cut = ZSTD_getErrorCode(n) == ZSTD_error_srcSize_wrong;
-      damage_ = Damage{off, where, cut ? "the file ends inside this frame (cut off)" : std::string("not a valid zstd frame: ") + ZSTD_getErrorName(n), cut};
-      return;
-    }
-    const unsigned long long content = ZSTD_getFrameContentSize(b.data() + off, n);
-    if (content == ZSTD_CONTENTSIZE_UNKNOWN || content == ZSTD_CONTENTSIZE_ERROR || content > kMaxChunkBytes || n > UINT32_MAX) {
-      damage_ = Damage{off, where, "the frame header has no sane content size", false};
-      return;
-    }
-    ChunkInfo ci;
-    ci.offset = off;
-    ci.compressed = static_cast<uint32_t>(n);
-    ci.decompressed = static_cast<uint32_t>(content);
-    frames_.push_back(ci);
-    try {
-      check_frame(frames_.size() - 1);  // fills kind, first_tick, ticks
-    } catch (const InputError& e) {
-      frames_.pop_back();
-      damage_ = Damage{off, where, chunk_error(e, off), false};
-      return;
-    }
-    if (frames_.back().first_tick != expect_tick) {
-      damage_ = Damage{off, frame_name(frames_.size() - 1),
-                       "starts at tick " + std::to_string(frames_.back().first_tick) + ", expected " + std::to_string(expect_tick), false};
-      frames_.pop_back();
-      return;
-    }
-    expect_tick += frames_.back().ticks;
-    off += n;
   }
-  if (!index_was_damaged)
-    damage_ = Damage{off, "the end", "no index (the recording was cut off after its last complete frame)", true};
-}
-
-std::vector<uint8_t> Recording::decompress(std::size_t i) const {
-  std::vector<uint8_t> out = decompress_unchecked(i);
-  const auto& ci = frames_[i];
-  if (index_used_ && checksum32(out.data(), out.size()) != ci.checksum)
-    throw InputError(source_, "byte " + std::to_string(ci.offset), "the frame's content does not match its seek table checksum");
+  if (in.pos != in.size) return fail("the frame ends " + std::to_string(in.size - in.pos) + " bytes before its given size");
+  if (ob.pos != content)
+    return fail("the frame decompresses to " + std::to_string(ob.pos) + " bytes, not the " + std::to_string(content) + " it claims");
+  out.resize(ob.pos);
   return out;
 }
 
-std::vector<uint8_t> Recording::decompress_unchecked(std::size_t i) const {
+}  // namespace
+
+void Recording::read_frames() {
+  const auto& b = bytes_;
+  std::vector<RawFrame> raw;
+  const WalkEnd end = walk_framing(b, frames_start_, raw);
+  const Trailer tr = read_trailer(b, frames_start_, raw);
+  auto kind_of = [](const ChunkInfo& c) { return std::string(c.kind == kFrameKeyframe ? "keyframe" : "data frame"); };
+
+  // The data frames to check, and what is wrong after them (in file order), if anything.
+  std::vector<ChunkInfo> data;
+  std::optional<Damage> after;
+  bool index_trusted = false;
+  if (tr.index_ok) {
+    // A finished recording whose index is whole: its checksum makes it the authority on
+    // where every data frame is and what it holds. A seek table that disagrees with it is
+    // damage after the data frames (tr.table_damage), not a reason to doubt them.
+    index_trusted = true;
+    uint64_t off = frames_start_, expect_tick = header_.first_tick;
+    for (std::size_t i = 0; i < tr.index.size() && !after; ++i) {
+      const ChunkInfo& c = tr.index[i];
+      const bool kind_ok = (c.kind == kFrameTicks && c.ticks > 0) || (c.kind == kFrameKeyframe && c.ticks == 0);
+      if (c.offset != off || !kind_ok || c.first_tick != expect_tick || c.compressed == 0)
+        after = Damage{tr.index_offset + 16 + kIndexEntryBytes * i, "index", "the index",
+                       "entry " + std::to_string(i) + " does not follow the one before it (offset, kind or tick)", false};
+      off += c.compressed;
+      expect_tick += c.ticks;
+    }
+    if (!after && off != tr.index_offset)
+      after = Damage{tr.index_offset, "index", "the index", "its frames end at byte " + std::to_string(off) + ", not at the index", false};
+    if (after) index_trusted = false;  // a writer's error: walk the frames instead
+    else {
+      data = tr.index;
+      after = tr.table_damage;
+    }
+  }
+  if (!index_trusted) {
+    // The frames as the walk found them: the zstd frames before the index (skippable frames
+    // of kinds this reader does not know are passed over: a newer minor version may add them).
+    std::size_t next = 0;
+    while (next < raw.size() && raw[next].magic != kIndexMagic && raw[next].magic != kSeekTableMagic) {
+      if (raw[next].magic == kZstdMagic) {
+        ChunkInfo ci;
+        ci.offset = raw[next].offset;
+        ci.compressed = static_cast<uint32_t>(raw[next].size);
+        data.push_back(ci);
+      }
+      ++next;
+    }
+    const bool walked_to_index = next < raw.size() && raw[next].magic == kIndexMagic;
+    const bool table_follows = walked_to_index && next + 1 < raw.size() && raw[next + 1].magic == kSeekTableMagic;
+    if (after) {
+      // the index or seek table disagree (above)
+    } else if (tr.index_damage) {
+      after = tr.index_damage;
+    } else if (tr.table_damage) {
+      after = tr.table_damage;
+    } else if (walked_to_index && table_follows && next + 2 == raw.size() && end.kind == WalkEnd::Clean) {
+      // Index and seek table whole, yet no footer magic ends the file: a wrong byte, not a cut.
+      after = Damage{b.size() - 4, "seek table", "the seek table",
+                     "its footer magic is 0x" + hex64(get_u32(b.data() + b.size() - 4)).substr(8) +
+                         ", expected 0x8F92EAB1 (the seek table is whole: a wrong byte, not a cut)", false};
+    } else if (walked_to_index && next + 1 == raw.size() && end.kind != WalkEnd::Bad) {
+      after = Damage{end.kind == WalkEnd::CutOff ? end.offset : b.size(), "seek table", "the seek table",
+                     "the file ends after the index, inside or before the seek table (cut off; every frame before it is whole)", true};
+    } else if (walked_to_index) {
+      const uint64_t at = end.kind == WalkEnd::Bad ? end.offset : raw[next].offset;
+      after = Damage{at, "seek table", "the seek table", end.kind == WalkEnd::Bad ? end.what : "the frames after the index are not the seek table", false};
+    } else if (end.kind == WalkEnd::Clean) {
+      after = Damage{end.offset, "index", "the end", "no index (the recording was cut off after its last complete frame)", true};
+    } else {
+      // The walk stopped inside the data. A whole seek table at the end of the file says
+      // the recording was finished, so this is a wrong byte, not a cut.
+      std::string where = "frame " + std::to_string(data.size() + 1), kind = "data frame";
+      if (tr.table_ok && end.offset == tr.index_offset) kind = where = "the index";
+      if (kind == "the index") kind = "index";
+      std::string what = end.what;
+      if (end.kind == WalkEnd::CutOff && tr.table_ok) what += ", yet a whole seek table ends the file: a wrong byte in the frame's framing, not a cut";
+      else if (end.kind == WalkEnd::CutOff) what += " (cut off)";
+      after = Damage{end.offset, kind, where, what, end.kind == WalkEnd::CutOff && !tr.table_ok};
+    }
+  }
+
+  // Every data frame, in order: its bytes against the index, its content decompressed
+  // within the limits and parsed. The first failure ends the good part.
+  frames_.clear();
+  index_used_ = index_trusted;
+  uint64_t expect_tick = header_.first_tick;
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    ChunkInfo ci = data[i];
+    const std::string kind = index_trusted ? kind_of(ci) : "data frame";
+    const std::string where = index_trusted ? frame_label(ci, i) : "frame " + std::to_string(i + 1);
+    if (index_trusted && xxh3(b.data() + ci.offset, ci.compressed) != ci.frame_hash) {
+      damage_ = Damage{ci.offset, kind, where, "the frame's bytes do not match the index's hash of them", false};
+      return;
+    }
+    if (!index_trusted) {
+      const unsigned long long content = ZSTD_getFrameContentSize(b.data() + ci.offset, ci.compressed);
+      if (content == ZSTD_CONTENTSIZE_UNKNOWN || content == ZSTD_CONTENTSIZE_ERROR || content > UINT32_MAX) {
+        damage_ = Damage{ci.offset, kind, where, "the frame header gives no content size", false};
+        return;
+      }
+      ci.decompressed = static_cast<uint32_t>(content);
+    }
+    frames_.push_back(ci);
+    try {
+      check_frame(frames_.size() - 1);  // decompresses and parses; fills kind, first_tick, ticks
+    } catch (const InputError& e) {
+      frames_.pop_back();
+      damage_ = Damage{ci.offset, kind, where, chunk_error(e, ci.offset), false};
+      return;
+    }
+    const ChunkInfo& got = frames_.back();
+    if (got.first_tick != expect_tick) {
+      damage_ = Damage{got.offset, kind_of(got), frame_name(frames_.size() - 1),
+                       "starts at tick " + std::to_string(got.first_tick) + ", expected " + std::to_string(expect_tick), false};
+      frames_.pop_back();
+      return;
+    }
+    expect_tick += got.ticks;
+  }
+  damage_ = after;
+}
+
+std::vector<uint8_t> Recording::decompress(std::size_t i) const {
   const auto& ci = frames_.at(i);
-  std::vector<uint8_t> out(ci.decompressed);
-  const std::size_t n = ZSTD_decompressDCtx(static_cast<ZSTD_DCtx*>(dctx_.get()), out.data(), out.size(),
-                                            bytes_.data() + ci.offset, ci.compressed);
-  if (ZSTD_isError(n))
-    throw InputError(source_, "byte " + std::to_string(ci.offset), std::string("the frame does not decompress: ") + ZSTD_getErrorName(n));
-  if (n != out.size())
-    throw InputError(source_, "byte " + std::to_string(ci.offset),
-                     "the frame decompresses to " + std::to_string(n) + " bytes, not " + std::to_string(out.size()));
+  std::vector<uint8_t> out = bounded_decompress(static_cast<ZSTD_DCtx*>(dctx_.get()), bytes_.data() + ci.offset, ci.compressed,
+                                                ci.decompressed, source_, ci.offset);
+  if (index_used_ && checksum32(out.data(), out.size()) != ci.checksum)
+    throw InputError(source_, "byte " + std::to_string(ci.offset), "the frame's content does not match its seek table checksum");
   return out;
 }
 

@@ -293,7 +293,7 @@ TEST_CASE("A newer major version is refused by name and number, oversized header
   auto newer = bytes;
   newer[12] = 2;
   CHECK_THROWS_WITH(lsr::Recording::from_bytes(newer, "new.lsr"),
-                    "new.lsr: byte 12: format version 2.0 is newer than this reader's 1.0: use a newer lockstep");
+                    "new.lsr: byte 12: format version 2.1 is newer than this reader's 1.1: use a newer lockstep");
   auto huge = bytes;
   huge[4] = huge[5] = huge[6] = huge[7] = 0xff;
   CHECK_THROWS_WITH(lsr::Recording::from_bytes(huge, "huge.lsr"), Catch::Contains("beyond the limit"));

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <unordered_map>
 
+#include "lockstep/core/fpenv.h"
 #include "lockstep/core/model.h"
 #include "lockstep/core/text.h"
 #include "lockstep/trajectory/sqlite.h"
@@ -251,8 +252,8 @@ int cmd_record(const RecordArgs& a) {
 void print_damage(const lockstep::lsr::Recording& r) {
   if (!r.damage()) return;
   const auto& d = *r.damage();
-  std::fprintf(stderr, "lockstep: %s: byte %llu, %s: %s\n", r.source().c_str(), static_cast<unsigned long long>(d.offset),
-               d.where.c_str(), d.what.c_str());
+  std::fprintf(stderr, "lockstep: %s: byte %llu, %s: %s [%s, %s]\n", r.source().c_str(), static_cast<unsigned long long>(d.offset),
+               d.where.c_str(), d.what.c_str(), d.kind.c_str(), d.truncated ? "cut off" : "a wrong byte");
   std::fprintf(stderr, "lockstep: %s: %llu complete ticks recovered (%llu chunks, %llu keyframes) before the damage\n",
                r.source().c_str(), static_cast<unsigned long long>(r.ticks()),
                static_cast<unsigned long long>(r.chunk_count()), static_cast<unsigned long long>(r.keyframe_count()));
@@ -273,15 +274,16 @@ int cmd_inspect(const std::string& path, bool json) {
                 static_cast<unsigned long long>(r.ticks()), static_cast<unsigned long long>(r.chunk_count()),
                 static_cast<unsigned long long>(r.keyframe_count()), h.chunk_ticks, h.keyframe_every, h.sub_hash_bytes);
     for (std::size_t i = 0; i < h.subsystems.size(); ++i) std::printf("%s\"%s\"", i ? "," : "", json_escape(h.subsystems[i]).c_str());
-    std::printf("],\"build\":{\"compiler\":\"%s\",\"flags\":\"%s\",\"arch\":\"%s\",\"revision\":\"%s\"},"
+    std::printf("],\"build\":{\"compiler\":\"%s\",\"flags\":\"%s\",\"arch\":\"%s\",\"revision\":\"%s\",\"fp_env\":\"%s\"},"
                 "\"file_bytes\":%llu,\"raw_bytes\":%llu,\"compression_ratio\":%.3f,\"index\":%s,\"damage\":",
                 json_escape(h.build.compiler).c_str(), json_escape(h.build.flags).c_str(), json_escape(h.build.arch).c_str(),
-                json_escape(h.build.revision).c_str(), static_cast<unsigned long long>(r.file_bytes()),
+                json_escape(h.build.revision).c_str(), json_escape(h.build.fp_env).c_str(), static_cast<unsigned long long>(r.file_bytes()),
                 static_cast<unsigned long long>(r.raw_bytes()), ratio, r.index_used() ? "true" : "false");
     if (r.damage())
-      std::printf("{\"offset\":%llu,\"where\":\"%s\",\"what\":\"%s\",\"truncated\":%s}}\n",
-                  static_cast<unsigned long long>(r.damage()->offset), json_escape(r.damage()->where).c_str(),
-                  json_escape(r.damage()->what).c_str(), r.damage()->truncated ? "true" : "false");
+      std::printf("{\"offset\":%llu,\"kind\":\"%s\",\"where\":\"%s\",\"what\":\"%s\",\"truncated\":%s}}\n",
+                  static_cast<unsigned long long>(r.damage()->offset), json_escape(r.damage()->kind).c_str(),
+                  json_escape(r.damage()->where).c_str(), json_escape(r.damage()->what).c_str(),
+                  r.damage()->truncated ? "true" : "false");
     else
       std::printf("null}\n");
     return r.damage() ? kExitBadInput : kExitOk;
@@ -291,6 +293,7 @@ int cmd_inspect(const std::string& path, bool json) {
   std::printf("model       %s v%u at %u Hz, seed %llu\n", h.model.c_str(), h.model_version, h.tick_rate_hz,
               static_cast<unsigned long long>(h.seed));
   std::printf("build       %s, %s, revision %s\n", h.build.compiler.c_str(), h.build.arch.c_str(), h.build.revision.c_str());
+  std::printf("fp mode     %s\n", h.build.fp_env.empty() ? "not recorded (format 1.0)" : h.build.fp_env.c_str());
   std::printf("flags       %s\n", h.build.flags.c_str());
   std::printf("ticks       %llu (from tick %llu, %.2f s of game time)\n", static_cast<unsigned long long>(r.ticks()),
               static_cast<unsigned long long>(h.first_tick), h.tick_rate_hz ? static_cast<double>(r.ticks()) / h.tick_rate_hz : 0.0);
@@ -303,8 +306,9 @@ int cmd_inspect(const std::string& path, bool json) {
               r.ticks() ? static_cast<double>(r.file_bytes()) / static_cast<double>(r.ticks()) : 0.0);
   std::printf("index       %s\n", r.index_used() ? "present" : "absent: chunks found by walking the frames");
   if (r.damage()) {
-    std::printf("damage      byte %llu, %s: %s\n", static_cast<unsigned long long>(r.damage()->offset),
-                r.damage()->where.c_str(), r.damage()->what.c_str());
+    std::printf("damage      byte %llu, %s: %s [%s, %s]\n", static_cast<unsigned long long>(r.damage()->offset),
+                r.damage()->where.c_str(), r.damage()->what.c_str(), r.damage()->kind.c_str(),
+                r.damage()->truncated ? "cut off" : "a wrong byte");
     print_damage(r);
     return kExitBadInput;
   }
@@ -336,7 +340,8 @@ int cmd_replay(const ReplayArgs& a) {
   Progress progress("replay", opt.to.value_or(end) - opt.from);
   opt.progress = [&](uint64_t done, uint64_t) { progress.update(done); };
   const auto res = lockstep::replay::run(r, opt);
-  const int status = !res.ok() ? kExitDiffer : (damaged && !(r.damage()->truncated && a.allow_truncated) ? kExitBadInput : kExitOk);
+  // A damaged recording is bad input whatever its good part says (a cut-off one may be allowed).
+  const int status = damaged && !(r.damage()->truncated && a.allow_truncated) ? kExitBadInput : !res.ok() ? kExitDiffer : kExitOk;
   if (a.json) {
     std::printf("{\"checked\":%llu,\"keyframes_checked\":%llu,\"match\":%s", static_cast<unsigned long long>(res.checked),
                 static_cast<unsigned long long>(res.keyframes_checked), res.ok() ? "true" : "false");
@@ -508,8 +513,9 @@ int cmd_diff(DiffArgs a) {
   opt.all = a.all;
   opt.ignore = a.ignore;
   const auto d = lockstep::verify::diff_recordings(ra, rb, opt);
+  // Either input damaged: bad input, after what could be compared is printed.
   const bool damaged = ra.damage() || rb.damage();
-  const int status = !d.same() ? kExitDiffer : (damaged ? kExitBadInput : kExitOk);
+  const int status = damaged ? kExitBadInput : !d.same() ? kExitDiffer : kExitOk;
   if (a.json) {
     std::printf("{\"same\":%s,\"common_ticks\":%llu,\"ticks_a\":%llu,\"ticks_b\":%llu,\"notes\":[", d.same() ? "true" : "false",
                 static_cast<unsigned long long>(d.common_ticks), static_cast<unsigned long long>(d.ticks_a),
@@ -615,6 +621,7 @@ int cmd_chain(const std::string& path) {
   if (r.damage()) print_damage(r);
   auto m = lockstep::replay::model_for(r);
   std::printf("# chain %s model %s v%u\n", path.c_str(), m->info().name.c_str(), m->info().version);
+  std::printf("# fp %s\n", lockstep::process_fp_env().text().c_str());
   r.scan(r.first_tick(), UINT64_MAX, [&](const lockstep::lsr::TickRecord& t) {
     m->step(t.input, path + " tick " + std::to_string(t.tick));
     plant(*m);
@@ -731,6 +738,13 @@ int cmd_bisect(const BisectArgs& a) {
     std::fprintf(stderr, "bisect: %s\n", line.c_str());
   });
   std::printf("compared    %llu ticks of %s under two builds\n", static_cast<unsigned long long>(r.ticks_compared), a.files[0].c_str());
+  if (r.a_fp_env != r.b_fp_env) {
+    const std::string da = lockstep::fp_env_difference(r.a_fp_env), db = lockstep::fp_env_difference(r.b_fp_env);
+    std::printf("note        %s (every model step runs in the IEEE default)\n",
+                !db.empty() && da.empty()   ? ("build b " + db + " (" + r.b_fp_env + "); build a: " + r.a_fp_env).c_str()
+                : !da.empty() && db.empty() ? ("build a " + da + " (" + r.a_fp_env + "); build b: " + r.b_fp_env).c_str()
+                                            : ("floating-point modes differ: " + r.a_fp_env + " and " + r.b_fp_env).c_str());
+  }
   if (!r.tick) {
     std::printf("result      the two builds compute the same hash chain\n");
     return kExitOk;
@@ -752,7 +766,13 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");
   app.set_version_flag("--version", std::string("lockstep ") + lockstep::lsr::this_build().revision + " (" +
-                                        lockstep::lsr::this_build().compiler + ", " + lockstep::lsr::this_build().arch + ")");
+                                        lockstep::lsr::this_build().compiler + ", " + lockstep::lsr::this_build().arch +
+                                        ", floating point: " + lockstep::process_fp_env().text() + ")");
+  // A host that changed the floating-point mode (a program linked with -ffast-math sets
+  // flush-to-zero before main): say so; the model steps put the IEEE default back (fpenv.h).
+  if (const auto fp = lockstep::process_fp_env(); !fp.ieee_default())
+    std::fprintf(stderr, "lockstep: note: this process started with %s (as a program linked with -ffast-math does); "
+                         "every model step runs in the IEEE default and puts this mode back after it\n", fp.text().c_str());
 
   std::string scenario;
   long long ticks = -1;

@@ -164,6 +164,15 @@ BuildBisect bisect_builds(const std::string& exe_a, const std::string& exe_b, co
   if (run_capture({exe_a, "chain", recording}, &out_a, &err) != 0) throw InputError(exe_a, "", "its hash chain failed: " + err.substr(0, 500));
   if (run_capture({exe_b, "chain", recording}, &out_b, &err) != 0) throw InputError(exe_b, "", "its hash chain failed: " + err.substr(0, 500));
   const auto ca = parse_chain(out_a, exe_a + " chain"), cb = parse_chain(out_b, exe_b + " chain");
+  // "# fp TEXT": the floating-point environment the process started in.
+  auto fp_of = [](const std::string& text) {
+    const auto at = text.find("\n# fp ");
+    if (at == std::string::npos) return std::string();
+    const auto end = text.find('\n', at + 1);
+    return text.substr(at + 6, end == std::string::npos ? std::string::npos : end - at - 6);
+  };
+  r.a_fp_env = fp_of(out_a);
+  r.b_fp_env = fp_of(out_b);
   r.ticks_compared = std::min(ca.size(), cb.size());
   const uint64_t first = rec.first_tick();
   for (uint64_t k = 0; k < r.ticks_compared; ++k)

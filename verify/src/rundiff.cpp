@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "lockstep/core/fpenv.h"
 #include "lockstep/replay/replay.h"
 
 namespace lockstep::verify {
@@ -109,6 +110,15 @@ RunDiff diff_recordings(const lsr::Recording& a, const lsr::Recording& b, const 
   if (ba.arch != bb.arch) d.notes.push_back("architectures differ: " + ba.arch + " and " + bb.arch);
   if (ba.flags != bb.flags) d.notes.push_back("flags differ: '" + ba.flags + "' and '" + bb.flags + "'");
   if (ba.revision != bb.revision) d.notes.push_back("source revisions differ: " + ba.revision + " and " + bb.revision);
+  if (ba.fp_env != bb.fp_env && !ba.fp_env.empty() && !bb.fp_env.empty()) {
+    // Steps run in the IEEE default whatever the process's mode (fpenv.h): a difference here
+    // matters only to what the host computed outside them (its inputs).
+    const std::string da = fp_env_difference(ba.fp_env), db = fp_env_difference(bb.fp_env);
+    std::string note = !db.empty() && da.empty()   ? "build b " + db + " (" + bb.fp_env + "); build a: " + ba.fp_env
+                       : !da.empty() && db.empty() ? "build a " + da + " (" + ba.fp_env + "); build b: " + bb.fp_env
+                                                   : "floating-point modes differ: " + ba.fp_env + " and " + bb.fp_env;
+    d.notes.push_back(note + " (every model step runs in the IEEE default)");
+  }
   if (ha.first_tick != hb.first_tick)
     throw InputError(b.source(), "the header", "the recordings start at different ticks (" + std::to_string(ha.first_tick) + " and " + std::to_string(hb.first_tick) + ")");
 

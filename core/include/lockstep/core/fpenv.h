@@ -35,12 +35,17 @@ struct FpEnv {
   std::string difference() const;
 };
 
+/// What an environment's text (FpEnv::text, as a recording keeps it) says a build does, for
+/// reports: "flushes denormals to zero", "rounds toward zero", ... ("" for the IEEE default or
+/// an unknown text).
+std::string fp_env_difference(const std::string& text);
+
 /// The calling thread's floating-point environment.
 FpEnv current_fp_env();
 
-/// The environment of this process as it was before main() first asked (static initialisation
-/// order aside: the value read the first time any Lockstep code asked, which the command line
-/// does first thing). Recorded in a recording's build info.
+/// The environment of this process as the first call found it (the command line asks first
+/// thing in main, after every constructor, crtfastmath.o's included). Recorded in a
+/// recording's build info.
 FpEnv process_fp_env();
 
 /// Sets the IEEE default for its lifetime when the thread is in another mode, and restores the

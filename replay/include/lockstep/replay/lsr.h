@@ -31,7 +31,7 @@
 namespace lockstep::lsr {
 
 inline constexpr uint16_t kMajor = 1;  ///< a reader refuses a newer major version
-inline constexpr uint16_t kMinor = 0;
+inline constexpr uint16_t kMinor = 1;  ///< 1.1 adds the build's floating-point environment
 inline constexpr uint32_t kHeaderMagic = 0x184D2A50;      ///< skippable frame: the header
 inline constexpr uint32_t kIndexMagic = 0x184D2A51;       ///< skippable frame: the chunk index
 inline constexpr uint32_t kSeekTableMagic = 0x184D2A5E;   ///< skippable frame: zstd seekable format
@@ -40,9 +40,12 @@ inline constexpr uint32_t kZstdMagic = 0xFD2FB528;
 inline constexpr uint32_t kChunkMagic = 0x4B43534C;  ///< "LSCK" at the start of a chunk's content
 inline constexpr uint32_t kKeyframeMagic = 0x464B534C;  ///< "LSKF" at the start of a keyframe's content
 
-// Sanity limits, checked before anything is allocated.
+// Limits, checked before anything is allocated (docs/format.md). A frame's
+// content is at most 64 MiB: a keyframe of a 10,000-walker station is about
+// 2 MB, a chunk of 2^20 ticks of 16 subsystems at 8 bytes 136 MiB (so the
+// writer closes a chunk early rather than pass the limit).
 inline constexpr std::size_t kMaxHeaderBytes = 64u << 20;
-inline constexpr std::size_t kMaxChunkBytes = 1u << 30;
+inline constexpr std::size_t kMaxFrameBytes = 64u << 20;
 inline constexpr uint32_t kMaxChunkTicks = 1u << 20;
 
 /// The build that made a recording.
@@ -51,6 +54,10 @@ struct BuildInfo {
   std::string flags;     ///< compile flags of the core
   std::string arch;      ///< "x86_64", "aarch64"
   std::string revision;  ///< source revision (git), "-dirty" when the tree had changes
+  /// The floating-point environment the recording process started in ("IEEE default", or e.g.
+  /// "flush-to-zero, denormals-are-zero (MXCSR 0x9f80)"); since format 1.1, after the canonical
+  /// header, so it is not in this listing. Empty in a 1.0 recording (not known).
+  std::string fp_env;
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"compiler"}, s.compiler);
@@ -175,10 +182,13 @@ class Recorder {
 
 /// Where a damaged recording stops being good.
 struct Damage {
-  uint64_t offset = 0;     ///< byte offset in the file
-  std::string where;       ///< "chunk 12 (ticks 720-779)", "the header", "the index", ...
+  uint64_t offset = 0;     ///< byte offset in the file of the damaged structure
+  std::string kind;        ///< "data frame", "keyframe", "index", "seek table" (a bad header is an InputError)
+  std::string where;       ///< "frame 12 (the chunk of ticks 720-779)", "the index", ...
   std::string what;
-  bool truncated = false;  ///< the file ends inside a frame (cut off), rather than a wrong byte
+  /// The file is a prefix of a sound recording: it ends inside a frame or after a whole one with
+  /// no index (a crash, a full disk). False for a wrong byte, even one that looks like an end.
+  bool truncated = false;
 };
 
 inline constexpr uint8_t kFrameTicks = 1;
@@ -199,7 +209,11 @@ struct ChunkInfo {
 /// index, or by walking the frames), and the first damage if any.
 class Recording {
  public:
-  /// Open a recording and check every frame; InputError when it is not one at all.
+  /// Open a recording and check every frame, as far as the file can tell without the model: the
+  /// framing, the index and seek table, and every data frame's content (decompressed within the
+  /// limits, its checksums, its fields against the index and the tick count). InputError when it
+  /// is not a recording at all (no whole, valid header); otherwise damage() says where the good
+  /// part ends.
   static Recording open(const std::string& path);
   static Recording from_bytes(std::vector<uint8_t> bytes, const std::string& source);
 
@@ -233,11 +247,9 @@ class Recording {
 
  private:
   void read_header();
-  bool read_index();
-  void walk_frames(uint64_t from);
+  void read_frames();
   void check_frame(std::size_t i);
   std::vector<uint8_t> decompress(std::size_t i) const;
-  std::vector<uint8_t> decompress_unchecked(std::size_t i) const;
   void parse(std::size_t i, const std::vector<uint8_t>& content, const std::function<void(const TickRecord&)>& on_tick,
              const std::function<void(const Keyframe&)>& on_keyframe) const;
   std::string frame_name(std::size_t i) const;

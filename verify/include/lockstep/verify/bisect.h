@@ -39,6 +39,7 @@ struct BuildBisect {
   uint64_t hash_a = 0, hash_b = 0;
   std::vector<FieldDiff> fields;  ///< the states each build dumped after that step
   std::string a_version, b_version;
+  std::string a_fp_env, b_fp_env;  ///< the floating-point environment each process started in (its chain says)
 };
 
 /// Replay a recording under two executables (each `lockstep`), as separate
