@@ -1,25 +1,55 @@
-# The recording reader's libFuzzer target (docs/fuzzing.md). In CI it runs a fixed number of
-# inputs from a fixed seed (-seed=1 -runs=30000, about 30 s), so a run is repeatable.
+# Fuzzing (docs/fuzzing.md): a libFuzzer target for each untrusted reader.
 #
-# libFuzzer comes with clang, whatever compiler builds the project: so rather
-# than a target of this build (which may be gcc), tools/fuzz-reader compiles
-# replay/fuzz/fuzz_recording.cpp and the core and replay sources with clang++
-# itself (ASan, UBSan, objects cached in its work dir), seeds a corpus with the
-# lockstep command line and fuzzes for a fixed time. Registered as a test when
-# clang++ is on the PATH. Included after the core-only return(): the seeds need
-# the lockstep command line.
-if(LOCKSTEP_CORE_ONLY OR NOT LOCKSTEP_TESTS)
+# libFuzzer comes with clang, whatever compiler builds the project. So the
+# ordinary build (any compiler) builds the targets in a sub-build, build/fuzz,
+# configured with clang and LOCKSTEP_FUZZ=ON (every library with ASan, UBSan and
+# libFuzzer's coverage), as part of `cmake --build`; the tests run each target
+# for a fixed number of inputs from a fixed seed (tools/fuzz), so a run is
+# repeatable and a busy machine only makes it slower.
+#
+# Included twice by the top-level CMakeLists.txt: in the sub-build (LOCKSTEP_FUZZ)
+# it defines the targets; in the ordinary build it adds the sub-build and the tests.
+set(_lockstep_fuzz_targets recording keyframe scenario)
+
+if(LOCKSTEP_FUZZ)
+  set(_fuzz_src_recording replay/fuzz/fuzz_recording.cpp)
+  set(_fuzz_src_keyframe core/fuzz/fuzz_keyframe.cpp)
+  set(_fuzz_src_scenario core/fuzz/fuzz_scenario.cpp)
+  foreach(t IN LISTS _lockstep_fuzz_targets)
+    add_executable(fuzz_${t} ${CMAKE_CURRENT_SOURCE_DIR}/${_fuzz_src_${t}})
+    target_link_libraries(fuzz_${t} PRIVATE lockstep_replay lockstep_traces)
+    target_compile_definitions(fuzz_${t} PRIVATE LOCKSTEP_FIXTURES_DIR="${CMAKE_CURRENT_SOURCE_DIR}/fixtures")
+    target_link_options(fuzz_${t} PRIVATE -fsanitize=fuzzer)
+  endforeach()
   return()
 endif()
 
-find_program(LOCKSTEP_FUZZ_CXX NAMES clang++ DOC "clang++ for the libFuzzer target (tools/fuzz-reader)")
+if(LOCKSTEP_CORE_ONLY OR NOT LOCKSTEP_TESTS OR LOCKSTEP_SANITIZE)  # the sanitizer build runs the suite, not the fuzzers
+  return()
+endif()
+find_program(LOCKSTEP_FUZZ_CXX NAMES clang++ DOC "clang++ for the libFuzzer targets (the fuzz sub-build)")
 if(NOT LOCKSTEP_FUZZ_CXX)
-  message(STATUS "clang++ not found: the recording reader's fuzz test (fuzz_recording_reader) is not registered")
+  message(STATUS "clang++ not found: the fuzz targets are not built and their tests not registered")
   return()
 endif()
 
-# First run: about a minute and a half to build on two cores, then 30 s of fuzzing.
-add_test(NAME fuzz_recording_reader
-         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/fuzz-reader --lockstep $<TARGET_FILE:lockstep>
-                 --work ${CMAKE_BINARY_DIR}/fuzz --seconds 60 --cxx ${LOCKSTEP_FUZZ_CXX} -- -runs=30000)
-set_tests_properties(fuzz_recording_reader PROPERTIES TIMEOUT 600)
+include(ExternalProject)
+# The default build command of a Makefile generator is $(MAKE): the sub-build shares the jobs.
+ExternalProject_Add(lockstep_fuzzers
+  SOURCE_DIR ${CMAKE_CURRENT_SOURCE_DIR}
+  BINARY_DIR ${CMAKE_BINARY_DIR}/fuzz
+  CMAKE_ARGS -DCMAKE_CXX_COMPILER=${LOCKSTEP_FUZZ_CXX} -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCKSTEP_FUZZ=ON
+             -DLOCKSTEP_TESTS=OFF -DLOCKSTEP_BENCH=OFF -DLOCKSTEP_WERROR=${LOCKSTEP_WERROR}
+  BUILD_ALWAYS TRUE
+  INSTALL_COMMAND "")
+
+# Inputs per target in the suite: about 20-40 s each on one core of an idle machine.
+set(_fuzz_runs_recording 20000)
+set(_fuzz_runs_keyframe 4000)
+set(_fuzz_runs_scenario 3000)
+foreach(t IN LISTS _lockstep_fuzz_targets)
+  add_test(NAME fuzz_${t}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/fuzz ${t} --bin ${CMAKE_BINARY_DIR}/fuzz --work ${CMAKE_BINARY_DIR}/fuzz-work
+                   --runs ${_fuzz_runs_${t}})
+  set_tests_properties(fuzz_${t} PROPERTIES TIMEOUT 900)
+endforeach()

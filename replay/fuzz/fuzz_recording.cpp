@@ -37,6 +37,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -48,6 +49,10 @@
 #include "lockstep/core/model.h"
 #include "lockstep/replay/lsr.h"
 #include "lockstep/replay/replay.h"
+
+#ifndef LOCKSTEP_FIXTURES_DIR
+#error "LOCKSTEP_FIXTURES_DIR names the bundled fixtures (the seeds are made from them)"
+#endif
 
 using namespace lockstep;
 
@@ -394,9 +399,54 @@ void make_seed(const std::string& scenario, const std::string& out, uint64_t tic
   write_file(out, w.out);
 }
 
+/// Seeds (tools/fuzz): real recordings of bundled scenarios, cut copies of them, and built inputs.
+int make_seeds(const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  const std::string fx = LOCKSTEP_FIXTURES_DIR;
+  struct Seed {
+    const char* scenario;
+    uint64_t ticks;
+    uint32_t chunk, every;
+    uint8_t sub_bytes;
+  };
+  int n = 0;
+  for (const Seed& s : {Seed{"wander/yard.json", 45, 10, 20, 2}, Seed{"wander/setpath.json", 40, 7, 15, 8},
+                        Seed{"warriors/melee.json", 30, 8, 16, 2}, Seed{"station/hall.json", 30, 8, 16, 2}}) {
+    auto m = load_scenario_file(fx + "/" + s.scenario);
+    const std::string name = std::filesystem::path(s.scenario).stem().string();
+    const std::string path = dir + "/" + name + ".lsr";
+    lsr::RecorderOptions opt;
+    opt.chunk_ticks = s.chunk;
+    opt.keyframe_every = s.every;
+    opt.sub_hash_bytes = s.sub_bytes;
+    {
+      lsr::Recorder rec(path, *m, opt);
+      for (uint64_t k = 0; k < s.ticks; ++k) {
+        const auto in = m->scripted_input();
+        m->step(in);
+        rec.tick(in, *m);
+      }
+      rec.finish();
+    }
+    const auto whole = read_file(path);
+    ++n;
+    for (std::size_t cut : {std::size_t{7}, std::size_t{64}, whole.size() / 3, whole.size() / 2, whole.size() * 3 / 4, whole.size() - 40,
+                            whole.size() - 1})
+      if (cut > 0 && cut < whole.size()) {
+        write_file(dir + "/" + name + "-cut" + std::to_string(cut) + ".lsr", std::vector<uint8_t>(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(cut)));
+        ++n;
+      }
+  }
+  make_seed(fx + "/wander/hitwall.json", dir + "/built-hitwall", 30);
+  make_seed(fx + "/wander/setpath.json", dir + "/built-setpath", 20);
+  std::printf("fuzz_recording: %d seeds in %s\n", n + 2, dir.c_str());
+  return 0;
+}
+
 int tool_main(int argc, char** argv) {
   try {
     const std::string cmd = argv[1];
+    if (cmd == "--make-seeds" && argc == 3) return make_seeds(argv[2]);
     if (cmd == "--make-seed" && (argc == 4 || argc == 5)) {
       make_seed(argv[2], argv[3], argc == 5 ? std::stoull(argv[4]) : 40);
       return 0;
@@ -421,7 +471,8 @@ int tool_main(int argc, char** argv) {
     return 1;
   }
   std::fprintf(stderr,
-               "usage: fuzz_recording --make-seed SCENARIO.json OUT [TICKS]\n"
+               "usage: fuzz_recording --make-seeds DIR\n"
+               "       fuzz_recording --make-seed SCENARIO.json OUT [TICKS]\n"
                "       fuzz_recording --seal BUILT_INPUT OUT.lsr\n"
                "       fuzz_recording [libFuzzer flags] [CORPUS_DIR | INPUT]...\n");
   return 2;

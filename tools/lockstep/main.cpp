@@ -266,10 +266,10 @@ int cmd_inspect(const std::string& path, bool json) {
   for (const auto& c : r.frames()) compressed += c.compressed;
   const double ratio = compressed ? static_cast<double>(r.raw_bytes()) / static_cast<double>(compressed) : 0.0;
   if (json) {
-    std::printf("{\"format\":\"%u.%u\",\"model\":\"%s\",\"model_version\":%u,\"tick_rate_hz\":%u,\"seed\":%llu,"
+    std::printf("{\"recording\":\"%s\",\"format\":\"%u.%u\",\"model\":\"%s\",\"model_version\":%u,\"tick_rate_hz\":%u,\"seed\":%llu,"
                 "\"first_tick\":%llu,\"ticks\":%llu,\"chunks\":%llu,\"keyframes\":%llu,\"chunk_ticks\":%u,"
                 "\"keyframe_every\":%u,\"subsystem_hash_bytes\":%u,\"subsystems\":[",
-                h.major, h.minor, json_escape(h.model).c_str(), h.model_version, h.tick_rate_hz,
+                json_escape(path).c_str(), h.major, h.minor, json_escape(h.model).c_str(), h.model_version, h.tick_rate_hz,
                 static_cast<unsigned long long>(h.seed), static_cast<unsigned long long>(h.first_tick),
                 static_cast<unsigned long long>(r.ticks()), static_cast<unsigned long long>(r.chunk_count()),
                 static_cast<unsigned long long>(r.keyframe_count()), h.chunk_ticks, h.keyframe_every, h.sub_hash_bytes);
@@ -632,6 +632,8 @@ int cmd_chain(const std::string& path) {
 
 int cmd_state(const std::string& path, long long tick, const std::string& out, bool json) {
   const auto r = lockstep::lsr::Recording::open(path);
+  if (r.damage()) print_damage(r);
+  const int ok = r.damage() ? kExitBadInput : kExitOk;  // a damaged recording is bad input, after what it could give
   const uint64_t end = r.first_tick() + r.ticks();
   if (tick < static_cast<long long>(r.first_tick()) || static_cast<uint64_t>(tick) > end)
     throw lockstep::InputError(path, "--tick", "expected a tick from " + std::to_string(r.first_tick()) + " to " + std::to_string(end));
@@ -647,7 +649,7 @@ int cmd_state(const std::string& path, long long tick, const std::string& out, b
 #endif
   if (json) {
     std::printf("%s\n", m->state_json().c_str());
-    return kExitOk;
+    return ok;
   }
   const auto bytes = m->snapshot();
   std::FILE* f = std::fopen(out.c_str(), "wb");
@@ -656,7 +658,7 @@ int cmd_state(const std::string& path, long long tick, const std::string& out, b
     throw lockstep::InputError(out, "", "cannot write the state");
   }
   std::fclose(f);
-  return kExitOk;
+  return ok;
 }
 
 struct BisectArgs {
@@ -688,11 +690,13 @@ int cmd_bisect(const BisectArgs& a) {
     if (a.files.size() != 2) throw lockstep::InputError("", "bisect --ticks", "expected two recordings A.lsr B.lsr");
     const auto ra = lockstep::lsr::Recording::open(a.files[0]);
     const auto rb = lockstep::lsr::Recording::open(a.files[1]);
+    for (const auto* r : {&ra, &rb}) print_damage(*r);
+    const int damaged = ra.damage() || rb.damage() ? kExitBadInput : 0;  // bad input, after what could be compared
     const auto r = lockstep::verify::bisect_ticks(ra, rb);
     std::printf("keyframes   %zu common; the search read %llu pairs\n", r.keyframes.size(), static_cast<unsigned long long>(r.keyframes_read));
     if (!r.first_bad) {
       std::printf("result      every common keyframe matches\n");
-      return kExitOk;
+      return damaged ? damaged : kExitOk;
     }
     std::printf("bracket     keyframe %s matches, keyframe %llu differs\n",
                 r.last_good ? std::to_string(*r.last_good).c_str() : "(none)", static_cast<unsigned long long>(*r.first_bad));
@@ -701,7 +705,7 @@ int cmd_bisect(const BisectArgs& a) {
     else std::printf("DIVERGED    between them: this build re-simulates both alike (the builds differ); fields at keyframe %llu:\n",
                      static_cast<unsigned long long>(*r.first_bad));
     print_fields(r.fields);
-    return kExitDiffer;
+    return damaged ? damaged : kExitDiffer;
   }
   if (!a.git.empty()) {
     if (a.git.size() != 2 || a.files.size() != 1) throw lockstep::InputError("", "bisect --git", "expected --git GOOD BAD RUN.lsr");
