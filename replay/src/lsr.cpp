@@ -709,6 +709,7 @@ void Recording::read_frames() {
   frames_.clear();
   index_used_ = index_trusted;
   uint64_t expect_tick = header_.first_tick;
+  std::optional<uint64_t> last_record;  // the whole hash of the last tick record read
   for (std::size_t i = 0; i < data.size(); ++i) {
     ChunkInfo ci = data[i];
     const std::string kind = index_trusted ? kind_of(ci) : "data frame";
@@ -726,8 +727,9 @@ void Recording::read_frames() {
       ci.decompressed = static_cast<uint32_t>(content);
     }
     frames_.push_back(ci);
+    uint64_t whole = 0;
     try {
-      check_frame(frames_.size() - 1);  // decompresses and parses; fills kind, first_tick, ticks
+      whole = check_frame(frames_.size() - 1);  // decompresses and parses; fills kind, first_tick, ticks
     } catch (const InputError& e) {
       frames_.pop_back();
       damage_ = Damage{ci.offset, kind, where, chunk_error(e, ci.offset), false};
@@ -740,6 +742,15 @@ void Recording::read_frames() {
       frames_.pop_back();
       return;
     }
+    // A keyframe of tick t is the state after step t - 1: it hashes as that tick's record says.
+    if (got.kind == kFrameKeyframe && last_record && *last_record != whole) {
+      damage_ = Damage{got.offset, "keyframe", frame_name(frames_.size() - 1),
+                       "its state hash " + hex64(whole) + " is not the " + hex64(*last_record) + " the record of step " +
+                           std::to_string(got.first_tick - 1) + " gives (a keyframe that contradicts its recording)", false};
+      frames_.pop_back();
+      return;
+    }
+    if (got.kind == kFrameTicks) last_record = whole;
     expect_tick += got.ticks;
   }
   damage_ = after;
@@ -827,23 +838,26 @@ void Recording::parse(std::size_t i, const std::vector<uint8_t>& content,
 }
 
 // Walking without an index: decompress and parse a frame to learn what it is.
-void Recording::check_frame(std::size_t i) {
+uint64_t Recording::check_frame(std::size_t i) {
   auto& ci = frames_[i];
   const auto content = decompress(i);
   uint8_t kind = 0;
-  uint64_t first = 0;
+  uint64_t first = 0, whole = 0;
   uint32_t ticks = 0;
   parse(i, content, [&](const TickRecord& t) {
     if (kind == 0) first = t.tick;
     kind = kFrameTicks;
+    whole = t.whole;
     ++ticks;
   }, [&](const Keyframe& k) {
     kind = kFrameKeyframe;
     first = k.tick;
+    whole = k.hashes.whole;
   });
   ci.kind = kind;
   ci.first_tick = first;
   ci.ticks = ticks;
+  return whole;
 }
 
 void Recording::scan(uint64_t from, uint64_t to, const std::function<void(const TickRecord&)>& on_tick,

@@ -75,7 +75,7 @@ Result run(const lsr::Recording& rec, const Options& opt) {
         std::unique_ptr<Model> twin;
         if (opt.synctest && !res.sync) {
           twin = model_for(rec);
-          twin->restore(m->snapshot(), "synctest snapshot");
+          twin->restore(m->snapshot(), rec.source() + " (the synctest's snapshot before tick " + std::to_string(t.tick) + ")");
         }
         m->step(t.input, rec.source() + " tick " + std::to_string(t.tick));
         const StateHashes now = m->hashes();

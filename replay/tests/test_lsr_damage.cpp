@@ -322,3 +322,18 @@ TEST_CASE("The recorder closes a chunk early rather than pass the frame limit", 
   for (const auto& f : r.frames()) CHECK(f.decompressed <= lsr::kMaxFrameBytes);
   CHECK(replay::run(r, {}).ok());
 }
+
+TEST_CASE("A keyframe whose hash contradicts its recording's chain is damage at open", "[lsr][damage]") {
+  test::HeaderSpec h;
+  LsrBuilder b(h);
+  b.frame(test::chunk_content(0, 10, 3, 2, {0, 0, 0, 0}), lsr::kFrameTicks, 0, 10);  // step 9's state hashes 0x1009
+  b.frame(test::keyframe_content(10, {}, 0x1009, {0, 0, 0}), lsr::kFrameKeyframe, 10, 0);
+  CHECK_FALSE(open_bytes(LsrBuilder(b).finish()).damage());
+  b.frame(test::chunk_content(10, 10, 3, 2, {0, 0, 0, 0}), lsr::kFrameTicks, 10, 10);  // step 19's: 0x1013
+  b.frame(test::keyframe_content(20, {}, 0x7777, {0, 0, 0}), lsr::kFrameKeyframe, 20, 0);
+  const auto r = open_bytes(b.finish());
+  REQUIRE(r.damage());
+  CHECK(r.damage()->kind == "keyframe");
+  CHECK_THAT(r.damage()->what, Catch::Contains("its state hash 0000000000007777 is not the 0000000000001013 the record of step 19 gives"));
+  CHECK(r.ticks() == 20);
+}

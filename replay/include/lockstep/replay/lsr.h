@@ -248,7 +248,7 @@ class Recording {
  private:
   void read_header();
   void read_frames();
-  void check_frame(std::size_t i);
+  uint64_t check_frame(std::size_t i);  ///< the whole hash of its last tick, or of its keyframe
   std::vector<uint8_t> decompress(std::size_t i) const;
   void parse(std::size_t i, const std::vector<uint8_t>& content, const std::function<void(const TickRecord&)>& on_tick,
              const std::function<void(const Keyframe&)>& on_keyframe) const;
