@@ -1,6 +1,8 @@
 #include "wander/wander.h"
 
 #include <algorithm>
+#include <charconv>
+#include <utility>
 
 #include "lockstep/core/angle.h"
 
@@ -38,6 +40,63 @@ int32_t event_code(const std::string& s) {
   if (s == "set_start") return static_cast<int32_t>(EventKind::SetStart);
   if (s == "stop_smooth") return static_cast<int32_t>(EventKind::StopSmooth);
   return -1;
+}
+
+// ------------------------------------------------------------ limits (docs/wander-world.md, "Limits")
+
+/// A float as the shortest text that reads back to it ("1e+06", "0.35").
+std::string num(float v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+bool within(float v, float bound) { return v >= -bound && v <= bound; }
+
+/// The first component of v beyond +-bound ("x", "y" or "z"), or nullptr when none is.
+const char* beyond(Vec3 v, float bound) {
+  if (!within(v.x, bound)) return "x";
+  if (!within(v.y, bound)) return "y";
+  if (!within(v.z, bound)) return "z";
+  return nullptr;
+}
+
+float component(Vec3 v, const char* c) { return c[0] == 'x' ? v.x : (c[0] == 'y' ? v.y : v.z); }
+
+/// A scenario's point (JSON path `at`, written [x, y, z] or {"x": ..}) within the world's bound.
+void check_place(const JsonReader& r, const std::string& at, Vec3 v) {
+  if (const char* c = beyond(v, kWorldBound))
+    r.fail(at, "expected |x|, |y|, |z| <= " + num(kWorldBound) + " (the world's bound), got " + c + " = " +
+                   num(component(v, c)));
+}
+
+/// A scenario's coordinate (JSON path `at`) within the world's bound.
+void check_coord(const JsonReader& r, const std::string& at, float v) {
+  if (!within(v, kWorldBound)) r.fail(at, "expected a coordinate within +-" + num(kWorldBound) + " (the world's bound), got " + num(v));
+}
+
+/// A scenario's number within [lo, hi].
+void check_range(const JsonReader& r, const std::string& at, float v, float lo, float hi, const std::string& what) {
+  if (!(v >= lo && v <= hi)) r.fail(at, "expected " + what + ", got " + num(v));
+}
+
+/// An event's value, by its kind: an impulse within the speed bound, a place within the world's bound.
+/// Returns the component at fault and the bound it passed, or nullptr.
+const char* bad_event_value(EventKind kind, Vec3 v, float* bound) {
+  if (kind == EventKind::Impulse) {
+    *bound = kMaxSpeed;
+    return beyond(v, kMaxSpeed);
+  }
+  if (kind == EventKind::Warp || kind == EventKind::SetStart) {
+    *bound = kWorldBound;
+    return beyond(v, kWorldBound);
+  }
+  return nullptr;  // stop_smooth reads no value
+}
+
+std::string event_bound_text(EventKind kind) {
+  return kind == EventKind::Impulse ? "an impulse within +-" + num(kMaxSpeed) + " units/s per component (the speed bound)"
+                                    : "a place within +-" + num(kWorldBound) + " (the world's bound)";
 }
 
 Wanderer make_entity(const EntitySpec& s) {
@@ -80,21 +139,35 @@ Scenario WanderModel::load_scenario(const Json& j, const JsonReader& r) {
   Scenario sc;
   r.read(j, sc, "$");
   if (sc.model != "wander") r.fail("$.model", "expected \"wander\", got \"" + sc.model + "\"");
+  if (sc.ticks > kMaxTicks)
+    r.fail("$.ticks", "expected at most " + std::to_string(kMaxTicks) + " frames (2^32, the longest run), got " +
+                          std::to_string(sc.ticks));
   if (!(sc.physics.gravity >= 0.0f)) r.fail("$.physics.gravity", "expected a number >= 0 (downward)");
+  check_range(r, "$.physics.gravity", sc.physics.gravity, 0.0f, kMaxGravity, "at most " + num(kMaxGravity) + " units/s^2");
   if (!(sc.physics.step_up >= 0.0f)) r.fail("$.physics.step_up", "expected a number >= 0");
+  check_range(r, "$.physics.step_up", sc.physics.step_up, 0.0f, kWorldBound, "at most " + num(kWorldBound) + " (the world's bound)");
   for (std::size_t i = 0; i < sc.grounds.size(); ++i) {
     const auto& g = sc.grounds[i];
-    if (!(g.x0 <= g.x1) || !(g.z0 <= g.z1))
-      r.fail("$.grounds[" + std::to_string(i) + "]", "expected x0 <= x1 and z0 <= z1");
+    const std::string at = "$.grounds[" + std::to_string(i) + "]";
+    if (!(g.x0 <= g.x1) || !(g.z0 <= g.z1)) r.fail(at, "expected x0 <= x1 and z0 <= z1");
+    const std::pair<const char*, float> coords[] = {{"x0", g.x0}, {"z0", g.z0}, {"x1", g.x1}, {"z1", g.z1}, {"height", g.height}};
+    for (const auto& [name, v] : coords) check_coord(r, at + "." + name, v);
   }
   for (std::size_t i = 0; i < sc.walls.size(); ++i) {
     const auto& w = sc.walls[i];
+    const std::string at = "$.walls[" + std::to_string(i) + "]";
+    // bottom and top are only compared with a body's feet: any finite band will do.
+    const std::pair<const char*, float> coords[] = {{"x0", w.x0}, {"z0", w.z0}, {"x1", w.x1}, {"z1", w.z1}};
+    for (const auto& [name, v] : coords) check_coord(r, at + "." + name, v);
     const float dx = w.x1 - w.x0, dz = w.z1 - w.z0;
-    if (!(dx * dx + dz * dz > 0.0f)) r.fail("$.walls[" + std::to_string(i) + "]", "a wall needs two distinct ends");
-    if (!(w.bottom < w.top)) r.fail("$.walls[" + std::to_string(i) + "]", "expected bottom < top");
+    if (!(dx * dx + dz * dz > 0.0f)) r.fail(at, "a wall needs two distinct ends");
+    if (!(w.bottom < w.top)) r.fail(at, "expected bottom < top");
   }
-  for (std::size_t i = 0; i < sc.paths.size(); ++i)
+  for (std::size_t i = 0; i < sc.paths.size(); ++i) {
     if (sc.paths[i].empty()) r.fail("$.paths[" + std::to_string(i) + "]", "a path needs at least one node");
+    for (std::size_t k = 0; k < sc.paths[i].size(); ++k)
+      check_place(r, "$.paths[" + std::to_string(i) + "][" + std::to_string(k) + "]", sc.paths[i][k]);
+  }
 
   auto check_spec = [&](const EntitySpec& e, const std::string& at) {
     if (behaviour_code(e.behaviour) < 0)
@@ -107,9 +180,20 @@ Scenario WanderModel::load_scenario(const Json& j, const JsonReader& r) {
                                std::to_string(sc.paths.size()) + ")");
     if (!(e.radius > 0.0f)) r.fail(at + ".radius", "expected a radius > 0");
     if (!(e.speed >= 0.0f)) r.fail(at + ".speed", "expected a speed >= 0");
-    if (!(e.frequency > 0.0f)) r.fail(at + ".frequency", "expected a frequency > 0 frames");
     if (!(e.wanderradius >= 0.0f)) r.fail(at + ".wanderradius", "expected a radius >= 0");
     if (!(e.teleportradius >= 0.0f)) r.fail(at + ".teleportradius", "expected a radius >= 0");
+    check_place(r, at + ".position", e.position);
+    check_range(r, at + ".radius", e.radius, 0.0f, kWorldBound, "a radius at most " + num(kWorldBound));
+    check_range(r, at + ".speed", e.speed, 0.0f, kMaxSpeed, "a speed at most " + num(kMaxSpeed) + " units/s");
+    // W19: a wait of at least one frame (a third of it stays above 0, so a round of refused tries
+    // always ends in a wait) and at most 2^24 (a float counts frames exactly up to there).
+    check_range(r, at + ".frequency", e.frequency, 1.0f, kMaxFrames, "a frequency from 1 to 16777216 frames");
+    check_range(r, at + ".wanderradius", e.wanderradius, 0.0f, kWorldBound, "a radius at most " + num(kWorldBound));
+    check_range(r, at + ".actioncooldown", e.actioncooldown, -kMaxFrames, kMaxFrames,
+                "a cooldown within +-16777216 frames");
+    check_range(r, at + ".height", e.height, -kWorldBound, kWorldBound, "a height within +-" + num(kWorldBound));
+    check_range(r, at + ".initialheight", e.initialheight, -kWorldBound, kWorldBound,
+                "a height within +-" + num(kWorldBound));
   };
   for (std::size_t i = 0; i < sc.entities.size(); ++i) check_spec(sc.entities[i], "$.entities[" + std::to_string(i) + "]");
   uint64_t total = sc.entities.size();
@@ -117,6 +201,8 @@ Scenario WanderModel::load_scenario(const Json& j, const JsonReader& r) {
     const auto& c = sc.crowds[i];
     const std::string at = "$.crowds[" + std::to_string(i) + "]";
     if (!(c.x0 <= c.x1) || !(c.z0 <= c.z1)) r.fail(at, "expected x0 <= x1 and z0 <= z1");
+    const std::pair<const char*, float> coords[] = {{"x0", c.x0}, {"z0", c.z0}, {"x1", c.x1}, {"z1", c.z1}, {"y", c.y}};
+    for (const auto& [name, v] : coords) check_coord(r, at + "." + name, v);
     check_spec(c.entity, at + ".entity");
     total += c.count;
   }
@@ -128,6 +214,13 @@ Scenario WanderModel::load_scenario(const Json& j, const JsonReader& r) {
       r.fail(at + ".kind", "expected impulse, warp, set_start or stop_smooth, got \"" + ev.kind + "\"");
     if (ev.entity >= total)
       r.fail(at + ".entity", "no entity " + std::to_string(ev.entity) + " (the scenario has " + std::to_string(total) + ")");
+    if (ev.tick >= kMaxTicks)
+      r.fail(at + ".tick", "expected a tick below " + std::to_string(kMaxTicks) + " (the longest run), got " +
+                               std::to_string(ev.tick));
+    const auto kind = static_cast<EventKind>(event_code(ev.kind));
+    float bound = 0;
+    if (const char* c = bad_event_value(kind, ev.value, &bound))
+      r.fail(at + ".value", "expected " + event_bound_text(kind) + ", got " + c + " = " + num(component(ev.value, c)));
   }
   return sc;
 }
@@ -155,14 +248,64 @@ WanderModel::WanderModel(Scenario scenario)
 }
 
 void WanderModel::set_state(const State& s) {
+  auto bad = [](const std::string& at, const std::string& what) { throw InputError("state", at, what); };
+  // The frame counter: a run is at most kMaxTicks frames (W20).
+  if (s.tick > kMaxTicks)
+    bad("tick", "expected at most " + std::to_string(kMaxTicks) + " frames (2^32, the longest run), got " + std::to_string(s.tick));
+  // rng.wander_key: any key is a stream; nothing indexes or counts with it.
+  // The model never adds or removes an entity.
+  const std::size_t want = state_.entities.size();
+  if (s.entities.size() != want)
+    bad("entities", std::to_string(s.entities.size()) + " entities, this scenario has " + std::to_string(want));
+  auto place = [&](const std::string& at, Vec3 v, float bound, const std::string& what) {
+    if (const char* c = beyond(v, bound))
+      bad(at + "." + c, "expected " + what + " within +-" + num(bound) + ", got " + num(component(v, c)));
+  };
+  auto range = [&](const std::string& at, float v, float lo, float hi, const std::string& what) {
+    if (!(v >= lo && v <= hi)) bad(at, "expected " + what + ", got " + num(v));
+  };
   for (std::size_t i = 0; i < s.entities.size(); ++i) {
     const auto& e = s.entities[i];
     const std::string at = "entities[" + std::to_string(i) + "]";
     if (e.path < -1 || (e.path >= 0 && static_cast<std::size_t>(e.path) >= scenario_.paths.size()))
-      throw InputError("state", at + ".path", "no path " + std::to_string(e.path) + " in this scenario (it has " +
-                                                  std::to_string(scenario_.paths.size()) + ")");
+      bad(at + ".path", "no path " + std::to_string(e.path) + " in this scenario (it has " +
+                            std::to_string(scenario_.paths.size()) + ")");
     const auto b = static_cast<int32_t>(e.behaviour);
-    if (b != 0 && b != 1) throw InputError("state", at + ".behaviour", "unknown behaviour " + std::to_string(b));
+    if (b != 0 && b != 1) bad(at + ".behaviour", "unknown behaviour " + std::to_string(b));
+    // Places: the physics holds bodies inside the world (W18); homes come from the scenario and set_start.
+    // A force target is a place plus a third of a wander radius plus the 0.4 overshoot: within twice the bound.
+    place(at + ".position", e.position, kWorldBound, "a coordinate (the world's bound)");
+    place(at + ".startpos", e.startpos, kWorldBound, "a coordinate (the world's bound)");
+    place(at + ".forcetarget", e.forcetarget, 2.0f * kWorldBound, "a coordinate (twice the world's bound)");
+    place(at + ".velocity", e.velocity, kMaxSpeed, "a velocity in units/s (the speed bound)");
+    // yaw, moverotater_yaw, detect_yaw: any finite angle (angle.h reduces every finite float).
+    range(at + ".speed", e.speed, 0.0f, kMaxSpeed, "a speed from 0 to " + num(kMaxSpeed) + " units/s");
+    if (!(e.radius > 0.0f && e.radius <= kWorldBound))
+      bad(at + ".radius", "expected a radius > 0 and at most " + num(kWorldBound) + ", got " + num(e.radius));
+    range(at + ".height", e.height, -kWorldBound, kWorldBound, "a height within +-" + num(kWorldBound));
+    range(at + ".initialheight", e.initialheight, -kWorldBound, kWorldBound, "a height within +-" + num(kWorldBound));
+    // MoveTowards' multipliers are 1 and 0.3; Move multiplies the speed by it.
+    range(at + ".forcemultiplier", e.forcemultiplier, 0.0f, 1.0f, "a multiplier from 0 to 1");
+    // Frame counters in float count exactly within +-2^24 (W19); the model keeps them there.
+    range(at + ".forcetimer", e.forcetimer, -kMaxFrames, kForceTimerFrames, "a failsafe from -16777216 to 500 frames");
+    range(at + ".actioncooldown", e.actioncooldown, -kMaxFrames, kMaxFrames, "a cooldown within +-16777216 frames");
+    range(at + ".walkcooldown", e.walkcooldown, 0.0f, kMaxFrames, "a walk time from 0 to 16777216 frames");
+    range(at + ".frequency", e.frequency, 1.0f, kMaxFrames, "a frequency from 1 to 16777216 frames");
+    // radiuslimit and teleportradius are only compared with distances: any finite value will do.
+    range(at + ".wanderradius", e.wanderradius, 0.0f, kWorldBound, "a radius from 0 to " + num(kWorldBound));
+    // seed 004: trycount reaching 50 ends a round; maxtries 20 teleports (and resets) on the next frame.
+    if (e.trycount < 0 || e.trycount >= kTriesPerRound)
+      bad(at + ".trycount", "expected 0 to 49 (50 ends a round), got " + std::to_string(e.trycount));
+    if (e.maxtries < 0 || e.maxtries > kTeleportTries)
+      bad(at + ".maxtries", "expected 0 to 20 (20 teleports home), got " + std::to_string(e.maxtries));
+    if (e.path >= 0) {
+      const auto n = static_cast<int64_t>(scenario_.paths[static_cast<std::size_t>(e.path)].size());
+      if (e.currentmode < 0 || e.currentmode >= n)
+        bad(at + ".currentmode", "expected a node of path " + std::to_string(e.path) + ", 0 to " + std::to_string(n - 1) +
+                                     ", got " + std::to_string(e.currentmode));
+    }
+    // Animation states are copied, never indexed; rng_draws and smoke_played are u32 counters
+    // (a wrap is defined and changes no step).
   }
   state_ = s;
 }
@@ -373,19 +516,29 @@ void WanderModel::do_setpath(std::size_t i) {
 
 // ------------------------------------------------------------ the tick
 
+void WanderModel::check_input(const Input& input) const {
+  const auto& ents = state_.entities;
+  for (std::size_t k = 0; k < input.events.size(); ++k) {
+    const auto& ev = input.events[k];
+    const std::string at = "events[" + std::to_string(k) + "]";
+    if (ev.entity >= ents.size())
+      throw InputError("input", at + ".entity",
+                       "no entity " + std::to_string(ev.entity) + " (the world has " + std::to_string(ents.size()) + ")");
+    const auto kind = static_cast<int32_t>(ev.kind);
+    if (kind < 0 || kind > 3) throw InputError("input", at + ".kind", "unknown event kind " + std::to_string(kind));
+    float bound = 0;
+    if (const char* c = bad_event_value(ev.kind, ev.value, &bound))
+      throw InputError("input", at + ".value." + c,
+                       "expected " + event_bound_text(ev.kind) + ", got " + num(component(ev.value, c)));
+  }
+}
+
 void WanderModel::step(const Input& input) {
   auto& ents = state_.entities;
   // Validate the whole input before applying any of it.
-  for (std::size_t k = 0; k < input.events.size(); ++k) {
-    const auto& ev = input.events[k];
-    if (ev.entity >= ents.size())
-      throw InputError("input", "tick " + std::to_string(state_.tick) + ", events[" + std::to_string(k) + "].entity",
-                       "no entity " + std::to_string(ev.entity) + " (the world has " + std::to_string(ents.size()) + ")");
-    const auto kind = static_cast<int32_t>(ev.kind);
-    if (kind < 0 || kind > 3)
-      throw InputError("input", "tick " + std::to_string(state_.tick) + ", events[" + std::to_string(k) + "].kind",
-                       "unknown event kind " + std::to_string(kind));
-  }
+  check_input(input);
+  if (state_.tick >= kMaxTicks)
+    throw InputError("state", "tick", "the run is at its longest, " + std::to_string(kMaxTicks) + " frames (2^32)");
   // 1. Input events, in order.
   for (const auto& ev : input.events) {
     Wanderer& e = ents[ev.entity];

@@ -54,6 +54,21 @@ inline constexpr float kPathNodeSqr = 0.375f;
 // seed 004, returntoheight: lerp factor 0.1.
 inline constexpr float kReturnHeightLerp = 0.1f;
 
+// Limits (docs/wander-world.md, "Limits"; docs/spec-notes.md W18-W20): what a scenario, an input
+// and a restored state may hold, so that no step can overflow a float into an infinity or a NaN.
+/// |x|, |y|, |z| of every place (positions, homes, grounds, walls, path nodes, warps), units. The
+/// physics holds every body inside (W18); a force target may lie up to twice as far.
+inline constexpr float kWorldBound = 1.0e6f;
+/// |v| of every velocity component, impulse component and entity speed, units/s (the physics clamps, W18).
+inline constexpr float kMaxSpeed = 1.0e4f;
+/// Gravity at most 1000 units/s^2 (about 100 g).
+inline constexpr float kMaxGravity = 1000.0f;
+/// 2^24: a float counts frames exactly up to here; a cooldown or timer beyond it would never run out (W19).
+inline constexpr float kMaxFrames = 16777216.0f;
+/// A run steps at most 2^32 frames (2.27 years at 60 Hz): the u64 tick stays far from overflow and a
+/// scripted tick beyond it could never come (W20).
+inline constexpr uint64_t kMaxTicks = uint64_t{1} << 32;
+
 enum class Behaviour : int32_t { Wander = 0, SetPath = 1 };
 
 /// One NPC entity: its body, its force move and its behaviour's data.
@@ -405,6 +420,9 @@ class WanderModel {
 
   /// Read and validate a scenario; errors name the JSON path.
   static Scenario load_scenario(const Json& j, const JsonReader& reader);
+  /// Refuse an input this world cannot step (InputError naming the field, "events[2].value.x"):
+  /// a missing entity, an unknown kind, an impulse or a place beyond the limits. step() runs it first.
+  void check_input(const Input& input) const;
 
   explicit WanderModel(Scenario scenario);
 
@@ -412,8 +430,9 @@ class WanderModel {
   Input scripted_input() const;
   uint64_t tick() const { return state_.tick; }
   const State& state() const { return state_; }
-  /// Adopt a state (a restored snapshot); refused (InputError, state unchanged)
-  /// when it cannot belong to this scenario, e.g. a SetPath index out of range.
+  /// Adopt a state (a restored snapshot); refused (InputError naming the field, state unchanged)
+  /// when it cannot belong to this scenario (a SetPath index out of range, another entity count)
+  /// or holds a value beyond the limits (docs/wander-world.md, "Limits").
   void set_state(const State& s);
   /// Direct access for tests that set up a situation field by field.
   State& mutable_state() { return state_; }

@@ -3,6 +3,20 @@
 
 namespace lockstep::wander {
 
+namespace {
+
+float clampf(float v, float bound) { return v < -bound ? -bound : (v > bound ? bound : v); }
+
+/// The world's limits (docs/spec-notes.md W18): every velocity component within +-kMaxSpeed and
+/// every coordinate within +-kWorldBound, so no later frame can overflow a float. Nothing inside
+/// the limits changes; a body that reaches the world's edge (a fall with no ground below) stays on it.
+void hold_inside(Wanderer& e) {
+  e.velocity = Vec3{clampf(e.velocity.x, kMaxSpeed), clampf(e.velocity.y, kMaxSpeed), clampf(e.velocity.z, kMaxSpeed)};
+  e.position = Vec3{clampf(e.position.x, kWorldBound), clampf(e.position.y, kWorldBound), clampf(e.position.z, kWorldBound)};
+}
+
+}  // namespace
+
 bool World::ray_down(float x, float y, float z, float max_len, float* hit_height) const {
   // The first hit going down is the highest top at or below the origin; it
   // counts when it lies within the ray's length. Grounds are scanned in their
@@ -25,6 +39,7 @@ void World::step_body(Wanderer& e) const {
   e.hitwall = false;
   if (e.rigid_kinematic) {
     // A kinematic body is not moved by its velocity; it still knows its ground.
+    hold_inside(e);  // impulses still add up on a kinematic body, and a failsafe may place it
     float gh = 0.0f;
     e.onground = ray_down(e.position.x, e.position.y + physics_.step_up, e.position.z, physics_.step_up + 0.01f, &gh);
     return;
@@ -84,6 +99,7 @@ void World::step_body(Wanderer& e) const {
   } else {
     e.onground = false;
   }
+  hold_inside(e);
 }
 
 }  // namespace lockstep::wander

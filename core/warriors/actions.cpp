@@ -409,7 +409,9 @@ int32_t WarriorsModel::sector_of(const Human& owner, Vec3 point) {
   const float half = angle::deg_to_rad(22.5f);
   const float sect = angle::deg_to_rad(45.0f);
   // A bearing exactly on an edge goes to the lower index on the right half (0 to pi) and to the
-  // higher index on the left half.
+  // higher index on the left half. Both conversions below are defined: points and positions are
+  // within the state's bound (docs/warriors.md, "Limits"), so dx and dy are finite, and wrap_2pi
+  // takes any finite difference of headings into [0, 2 pi); the quotients lie in [-0.5, 8.5].
   if (rel <= dmath::kPi) {
     const float q = (rel - half) / sect;
     int32_t k = static_cast<int32_t>(q);  // truncation toward 0; q >= -0.5 here

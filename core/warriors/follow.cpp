@@ -351,9 +351,13 @@ int32_t WarriorsModel::jump_leg(int32_t slot) {
   h.leg_to = to;
   h.leg_vz = state == 1 ? vz : 0.0f;
   h.leg_elapsed = 0;
-  // The flight lasts t: whole updates, the last one landing (N12).
-  int32_t n = static_cast<int32_t>(t / kDt);
-  if (static_cast<float>(n) * kDt < t) ++n;
+  // The flight lasts t: whole updates, the last one landing (N12). The count is bounded in float before
+  // the conversion (N26): within the world's bound t < 510 s (15,300 updates), but a level made in code
+  // or a human restored far above one could ask for more than an int32 holds.
+  float updates = t / kDt;
+  if (!(updates < static_cast<float>(kMaxLegUpdates))) updates = static_cast<float>(kMaxLegUpdates);
+  int32_t n = static_cast<int32_t>(updates);
+  if (n < kMaxLegUpdates && static_cast<float>(n) * kDt < t) ++n;
   h.leg_updates = n < 1 ? 1 : n;
   h.speed = t > 0.0f ? plan / t : 0.0f;
   h.heading = (dx != 0.0f || dy != 0.0f) ? angle::heading_of(dx, dy) : h.heading;

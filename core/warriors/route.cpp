@@ -120,7 +120,11 @@ void AStarScratch::resize(std::size_t nodes) {
 uint16_t nav_distance16(Vec3 a, Vec3 b) {
   const float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
   const float d = dmath::sqrt(dx * dx + dy * dy + dz * dz) * 16.0f;
-  uint32_t u = 0;  // Float_ToUInt, truncating
+  // Float_ToUInt, truncating, as the R5900 runs it (docs/spec-notes.md N25): below 2^31 cvt.w.s, above
+  // it cvt.w.s of d - 2^31 plus 2^31, whose saturation at 0x7fffffff gives 0xffffffff from 2^32 up.
+  // d >= 0 always; within the world's bound d < 5.6e7 (2e6 x sqrt(3) x 16), so only a level made in
+  // code reaches the saturation. A NaN (no PS2 value) reads 0.
+  uint32_t u = 0;
   if (d >= 4294967296.0f)
     u = 0xffffffffu;
   else if (d >= 0.0f)

@@ -2,6 +2,7 @@
 #include "warriors/warriors.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "lockstep/core/angle.h"
 #include "lockstep/core/diff.h"
@@ -71,6 +72,36 @@ int32_t field_code(const std::string& n) {
   return -1;
 }
 
+// ------------------------------------------------------------ limits (docs/warriors.md, "Limits")
+
+/// A float as the shortest text that reads back to it ("1e+06", "0.35").
+std::string num(float v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+bool within(float v, float bound) { return v >= -bound && v <= bound; }
+
+/// The first component of v beyond +-bound ("x", "y" or "z"), or nullptr when none is.
+const char* beyond(Vec3 v, float bound) {
+  if (!within(v.x, bound)) return "x";
+  if (!within(v.y, bound)) return "y";
+  if (!within(v.z, bound)) return "z";
+  return nullptr;
+}
+
+float component(Vec3 v, const char* c) { return c[0] == 'x' ? v.x : (c[0] == 'y' ? v.y : v.z); }
+
+/// A scenario's or a level's point (JSON path `at`) within the world's bound.
+void check_place(const JsonReader& r, const std::string& at, Vec3 v) {
+  if (const char* c = beyond(v, kWorldBound))
+    r.fail(at, "expected |x|, |y|, |z| <= " + num(kWorldBound) + " m (the world's bound), got " + c + " = " +
+                   num(component(v, c)));
+}
+
+const std::string kWorldText = num(kWorldBound);
+
 }  // namespace
 
 const std::vector<GoalEntry>& goal_table() { return kGoals; }
@@ -133,7 +164,9 @@ Command to_command(const Scenario& sc, const ScriptSpec& s, const JsonReader& r,
       r.fail(at + ".flag", "no flag \"" + s.flag + "\"");
     }
     if (s.point.size() != 3) r.fail(at + ".point", "expected [x, y, z] (or a \"flag\")");
-    return Vec3{s.point[0], s.point[1], s.point[2]};
+    const Vec3 p{s.point[0], s.point[1], s.point[2]};
+    check_place(r, at + ".point", p);
+    return p;
   };
   auto other = [&](const std::string& name, const std::string& key) {
     const int32_t o = slot_by_name(sc, name);
@@ -143,7 +176,10 @@ Command to_command(const Scenario& sc, const ScriptSpec& s, const JsonReader& r,
   };
   if (s.gait < 0 || s.gait > 5) r.fail(at + ".gait", "expected a gait from 0 (stand) to 5 (sprint)");
   if (!(s.radius >= 0.0f)) r.fail(at + ".radius", "expected a radius >= 0");
+  if (!(s.radius <= kWorldBound)) r.fail(at + ".radius", "expected a radius at most " + kWorldText + " m, got " + num(s.radius));
   if (s.delay_ms < 0) r.fail(at + ".delay_ms", "expected a delay >= 0 ms");
+  if (s.delay_ms > kMaxClockMs)
+    r.fail(at + ".delay_ms", "expected a delay at most 1073741824 ms (2^30, the clock's limit), got " + std::to_string(s.delay_ms));
   c.gait = s.gait;
   c.radius = s.radius;
   c.delay_ms = s.delay_ms;
@@ -156,6 +192,7 @@ Command to_command(const Scenario& sc, const ScriptSpec& s, const JsonReader& r,
     if (s.target.empty()) r.fail(at + ".target", "move_to_human needs a target human");
     c.target = other(s.target, "target");
     if (!(s.near >= 0.0f) || !(s.far >= s.near)) r.fail(at + ".near", "expected 0 <= near <= far");
+    if (!(s.far <= kWorldBound)) r.fail(at + ".far", "expected a range at most " + kWorldText + " m, got " + num(s.far));
     if (s.limit_ms < 0) r.fail(at + ".limit_ms", "expected a time limit >= 0 ms");
     c.near_dist = s.near;
     c.far_dist = s.far;
@@ -215,6 +252,7 @@ void check_level(Level& lv, const JsonReader& r) {
       const std::string pp = aa + ".polygons[" + std::to_string(p) + "]";
       if (pg.points.size() < 3) r.fail(pp + ".points", "a polygon needs at least 3 points");
       if (pg.points.size() > 0xffff) r.fail(pp + ".points", "too many points");
+      for (std::size_t k = 0; k < pg.points.size(); ++k) check_place(r, pp + ".points[" + std::to_string(k) + "]", pg.points[k]);
       if (pg.slabs.size() > 16) r.fail(pp + ".slabs", "at most 16 slabs per polygon");
       for (std::size_t k = 0; k < pg.slabs.size(); ++k)
         for (std::size_t e = 0; e < pg.slabs[k].size(); ++e)
@@ -234,6 +272,7 @@ void check_level(Level& lv, const JsonReader& r) {
     last_area = nd.area;
     if (nd.pair != kNoNode && nd.pair >= lv.nodes.size()) r.fail(nn + ".pair", "no node " + std::to_string(nd.pair));
     if (!finite3(nd.position)) r.fail(nn + ".position", "not a finite point");
+    check_place(r, nn + ".position", nd.position);
     for (std::size_t k = 0; k < nd.links.size(); ++k) {
       const NavLink& l = nd.links[k];
       const std::string ll = nn + ".links[" + std::to_string(k) + "]";
@@ -251,9 +290,21 @@ void check_level(Level& lv, const JsonReader& r) {
       r.fail(dd + ".hole", "a door's hole is one of the area's holes (polygon 1 or above)");
     if (dr.number == 0 || dr.number > 0x1fff) r.fail(dd + ".number", "a door number is 1 to 8191");
   }
+  for (std::size_t t = 0; t < lv.triangles.size(); ++t) {
+    const NavTriangle& tri = lv.triangles[t];
+    const std::string tt = at + ".triangles[" + std::to_string(t) + "]";
+    check_place(r, tt + ".a", tri.a);
+    check_place(r, tt + ".b", tri.b);
+    check_place(r, tt + ".c", tri.c);
+  }
   if (lv.hazards.size() > kHazardSlots) r.fail(at + ".hazards", "at most 64 hazard spheres");
-  for (std::size_t h = 0; h < lv.hazards.size(); ++h)
-    if (!(lv.hazards[h].radius > 0.0f)) r.fail(at + ".hazards[" + std::to_string(h) + "].radius", "expected a radius > 0");
+  for (std::size_t h = 0; h < lv.hazards.size(); ++h) {
+    const std::string hh = at + ".hazards[" + std::to_string(h) + "]";
+    if (!(lv.hazards[h].radius > 0.0f)) r.fail(hh + ".radius", "expected a radius > 0");
+    if (!(lv.hazards[h].radius <= kMaxHazardRadius))
+      r.fail(hh + ".radius", "expected a radius at most " + num(kMaxHazardRadius) + " m, got " + num(lv.hazards[h].radius));
+    check_place(r, hh + ".centre", lv.hazards[h].centre);
+  }
   lv.derive();
 }
 
@@ -263,6 +314,11 @@ Scenario WarriorsModel::load_scenario(const Json& j, const JsonReader& r) {
   Scenario sc;
   r.read(j, sc, "$");
   if (sc.model != "warriors") r.fail("$.model", "expected \"warriors\", got \"" + sc.model + "\"");
+  if (sc.ticks > kMaxTicks)
+    r.fail("$.ticks", "expected at most " + std::to_string(kMaxTicks) + " updates (the clock's limit, 2^30 ms), got " +
+                          std::to_string(sc.ticks));
+  if (!within(sc.ground.z, kWorldBound))
+    r.fail("$.ground.z", "expected a height within +-" + kWorldText + " m (the world's bound), got " + num(sc.ground.z));
   check_level(sc.level, r);
   if (sc.humans.size() > kSlots)
     r.fail("$.humans", "at most " + std::to_string(kSlots) + " humans (the position table's slots), got " +
@@ -274,6 +330,13 @@ Scenario WarriorsModel::load_scenario(const Json& j, const JsonReader& r) {
     const float sp[] = {c.sneak, c.walk, c.jog, c.run, c.sprint, c.stance, c.melee_far};
     for (float v : sp)
       if (!(v >= 0.0f)) r.fail(at, "speeds and ranges must be >= 0");
+    // A32: a clip speed is at most 25 m/s, the speed control's cap on a wanted speed (step 2).
+    const std::pair<const char*, float> speeds[] = {{"sneak", c.sneak}, {"walk", c.walk},     {"jog", c.jog},
+                                                    {"run", c.run},     {"sprint", c.sprint}, {"stance", c.stance}};
+    for (const auto& [name, v] : speeds)
+      if (!(v <= kMaxSpeed)) r.fail(at + "." + name, "expected a speed at most 25 m/s, got " + num(v));
+    if (!(c.melee_far <= kWorldBound))
+      r.fail(at + ".melee_far", "expected a range at most " + kWorldText + " m, got " + num(c.melee_far));
   }
   const auto classes = class_table(sc);
   for (std::size_t i = 0; i < sc.humans.size(); ++i) {
@@ -290,19 +353,31 @@ Scenario WarriorsModel::load_scenario(const Json& j, const JsonReader& r) {
     if (h.detail < 0 || h.detail > 3) r.fail(at + ".detail", "a detail level is 0 to 3");
     if (h.turn_boost < -128 || h.turn_boost > 127) r.fail(at + ".turn_boost", "a boost is a signed byte (-128 to 127)");
     if (h.start_boost < -128 || h.start_boost > 127) r.fail(at + ".start_boost", "a boost is a signed byte (-128 to 127)");
+    check_place(r, at + ".position", h.position);
   }
-  for (std::size_t i = 0; i < sc.flags.size(); ++i)
+  for (std::size_t i = 0; i < sc.flags.size(); ++i) {
     if (sc.flags[i].name.empty()) r.fail("$.flags[" + std::to_string(i) + "].name", "a flag needs a name");
-  for (std::size_t i = 0; i < sc.script.size(); ++i)
+    check_place(r, "$.flags[" + std::to_string(i) + "].position", sc.flags[i].position);
+  }
+  auto check_tick = [&](const std::string& at, uint64_t tick) {
+    if (tick >= kMaxTicks)
+      r.fail(at, "expected a tick below " + std::to_string(kMaxTicks) + " (the longest run, 2^30 ms), got " + std::to_string(tick));
+  };
+  for (std::size_t i = 0; i < sc.script.size(); ++i) {
+    check_tick("$.script[" + std::to_string(i) + "].tick", sc.script[i].tick);
     (void)to_command(sc, sc.script[i], r, "$.script[" + std::to_string(i) + "]");
+  }
   for (std::size_t i = 0; i < sc.pads.size(); ++i) {
     const auto& p = sc.pads[i];
     const std::string at = "$.pads[" + std::to_string(i) + "]";
     const int32_t who = slot_by_name(sc, p.human);
     if (who < 0) r.fail(at + ".human", "no human \"" + p.human + "\"");
     if (!sc.humans[static_cast<std::size_t>(who)].pad) r.fail(at + ".human", "\"" + p.human + "\" has no pad (pad: false)");
-    if (!(p.stick_x >= -1.0f && p.stick_x <= 1.0f && p.stick_y >= -1.0f && p.stick_y <= 1.0f))
-      r.fail(at, "sticks are in [-1, 1]");
+    if (!(p.stick_x >= -1.0f && p.stick_x <= 1.0f)) r.fail(at + ".stick_x", "a stick axis is in [-1, 1], got " + num(p.stick_x));
+    if (!(p.stick_y >= -1.0f && p.stick_y <= 1.0f)) r.fail(at + ".stick_y", "a stick axis is in [-1, 1], got " + num(p.stick_y));
+    check_tick(at + ".tick", p.tick);
+    if (p.buttons > kPadButtonsMask)
+      r.fail(at + ".buttons", "the pad has 16 buttons (0 to 65535), got " + std::to_string(p.buttons));
   }
   return sc;
 }
@@ -348,7 +423,9 @@ void WarriorsModel::set_state(const State& s) {
   auto bad = [](const std::string& at, const std::string& what) { throw InputError("state", at, what); };
   auto slot_ok = [](int32_t v) { return v >= -1 && v < static_cast<int32_t>(kSlots); };
   auto in = [](int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; };
-  constexpr int64_t kBig = int64_t{1} << 30;  // clocks and counters stay far from overflow
+  auto range_text = [](int64_t lo, int64_t hi, int64_t v) {
+    return "expected " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + std::to_string(v);
+  };
   // Every float of a state the model makes is finite.
   {
     State copy = s;
@@ -358,7 +435,25 @@ void WarriorsModel::set_state(const State& s) {
       if (!(v - v == 0.0f)) bad(leaf.path, "not a finite number");
     }
   }
-  if (!in(s.clock.now_ms, 0, kBig)) bad("clock.now_ms", "out of range");
+  // The clock (A30): at most kMaxTicks updates; the time is the last update's, tick x 1000 / 30 ms.
+  if (s.tick > kMaxTicks)
+    bad("tick", "expected at most " + std::to_string(kMaxTicks) + " updates (the clock's limit, 2^30 ms), got " +
+                    std::to_string(s.tick));
+  const auto now = static_cast<int32_t>(s.tick * 1000u / kTickRateHz);  // <= 2^30 by the line above
+  if (s.clock.now_ms != now)
+    bad("clock.now_ms", "expected " + std::to_string(now) + " ms, the time of update " + std::to_string(s.tick) +
+                            ", got " + std::to_string(s.clock.now_ms));
+  // Points: within the state's bound (a human can run from the world's bound for the longest run).
+  auto point = [&](const std::string& at, Vec3 v) {
+    if (const char* c = beyond(v, kStateBound))
+      bad(at + "." + c, "expected a coordinate within +-" + num(kStateBound) + " m (the state's bound), got " + num(component(v, c)));
+  };
+  auto speed = [&](const std::string& at, float v) {
+    if (!(v >= 0.0f && v <= kMaxSpeed)) bad(at, "expected a speed from 0 to 25 m/s, got " + num(v));
+  };
+  auto length = [&](const std::string& at, float v, float hi) {
+    if (!(v >= 0.0f && v <= hi)) bad(at, "expected 0 to " + num(hi) + " m, got " + num(v));
+  };
   // The navigation state must fit this scenario's level.
   {
     const Level& lv = scenario_.level;
@@ -375,13 +470,21 @@ void WarriorsModel::set_state(const State& s) {
     sized(n.node_h.size(), lv.nodes.size(), "node_h");
     sized(n.node_parent.size(), lv.nodes.size(), "node_parent");
     sized(n.door_open.size(), lv.doors.size(), "door_open");
+    // The search fields' values are any u16: a search resets the parents and reads a g of 0xfabc as closed (N10).
     if (!in(n.hazard_count, 0, kHazardSlots)) bad("nav.hazard_count", "0 to 64");
+    for (std::size_t k = 0; k < kHazardSlots; ++k) {
+      const std::string at = "nav.hazards[" + std::to_string(k) + "]";
+      point(at + ".centre", n.hazards[k].centre);
+      point(at + ".box_min", n.hazards[k].box_min);
+      point(at + ".box_max", n.hazards[k].box_max);
+    }
     for (std::size_t r = 0; r < kRoutePool; ++r) {
       const Route& rt = n.routes[r];
       const std::string at = "nav.routes[" + std::to_string(r) + "]";
       if (!in(rt.count, 0, kRouteMaxNodes)) bad(at + ".count", "0 to 128");
       for (int32_t k = 0; k < rt.count; ++k)
         if (rt.nodes[static_cast<std::size_t>(k)] >= lv.nodes.size()) bad(at + ".nodes", "a node the level lacks");
+      // start_node, last_node and dest_area are written, never read.
     }
     for (std::size_t c = 0; c < kClaimSlots; ++c) {
       const Claim& cl = n.claims[c];
@@ -397,12 +500,27 @@ void WarriorsModel::set_state(const State& s) {
         bad(at + ".index", "past the route's waypoints");
       if (!in(rs.mask, 0, 0xffff)) bad(at + ".mask", "a u16 mask");
       if (!in(rs.skip, 0, 6)) bad(at + ".skip", "0 to 6");
+      if (!in(rs.state, 0, 5)) bad(at + ".state", range_text(0, 5, rs.state));
+      if (!in(rs.climb_fails, 0, kClimbMaxFails)) bad(at + ".climb_fails", range_text(0, kClimbMaxFails, rs.climb_fails));
+      length(at + ".radius", rs.radius, kWorldBound);
       if (!in(s.humans[i].nav_area, -1, static_cast<int64_t>(lv.areas.size()) - 1)) bad("humans[" + std::to_string(i) + "].nav_area", "no such area");
     }
   }
   for (std::size_t i = 0; i < kSlots; ++i) {
     const Human& h = s.humans[i];
     const std::string at = "humans[" + std::to_string(i) + "]";
+    // The slots the scenario fills, with a player or an AI as it says; the model never adds a human.
+    const bool placed = i < scenario_.humans.size();
+    if (h.in_use != (placed ? 1 : 0))
+      bad(at + ".in_use", placed ? "expected 1: the scenario's human \"" + scenario_.humans[i].name + "\""
+                                 : "expected 0: the scenario has " + std::to_string(scenario_.humans.size()) + " humans");
+    if (placed) {
+      const bool pad = scenario_.humans[i].pad;
+      if (h.has_pad != (pad ? 1 : 0) || h.is_ai != (pad ? 0 : 1))
+        bad(at + (h.has_pad != (pad ? 1 : 0) ? ".has_pad" : ".is_ai"),
+            "\"" + scenario_.humans[i].name + "\" is " + (pad ? "a player (pad: true)" : "an AI (pad: false)"));
+      if (h.index != static_cast<int32_t>(i)) bad(at + ".index", "expected the slot, " + std::to_string(i) + ", got " + std::to_string(h.index));
+    }
     if (h.cls < 0 || static_cast<std::size_t>(h.cls) >= classes_.size())
       bad(at + ".cls", "no class " + std::to_string(h.cls) + " in this scenario (it has " + std::to_string(classes_.size()) + ")");
     if (h.detail < 0 || h.detail > 3) bad(at + ".detail", "a detail level is 0 to 3");
@@ -412,17 +530,49 @@ void WarriorsModel::set_state(const State& s) {
     const Brain& b = h.brain;
     if (!in(b.turn_boost, -128, 127)) bad(at + ".brain.turn_boost", "a boost is a signed byte");
     if (!in(b.start_boost, -128, 127)) bad(at + ".brain.start_boost", "a boost is a signed byte");
-    if (!in(b.last_think_ms, -kBig, kBig)) bad(at + ".brain.last_think_ms", "out of range");
+    // Times: a think's is a past update's (so the next think's "since" is 0 to 2^30 ms, A30).
+    if (!in(b.last_think_ms, 0, now)) bad(at + ".brain.last_think_ms", range_text(0, now, b.last_think_ms) + " (a past update's time)");
     if (!in(b.steering.override_count, 0, 0xffff)) bad(at + ".brain.steering.override_count", "a u16 count");
+    if (!slot_ok(b.steering.avoiding)) bad(at + ".brain.steering.avoiding", "not a human slot");
+    const std::pair<const char*, int32_t> bytes[] = {{"since_decision", b.steering.since_decision},
+                                                     {"slow_decisions", b.steering.slow_decisions},
+                                                     {"decisions", b.steering.decisions}};
+    for (const auto& [name, v] : bytes)
+      if (!in(v, 0, 255)) bad(at + ".brain.steering." + name, "a u8 count: " + range_text(0, 255, v));
     if (!in(h.turn_limited, 0, 6) || (h.turn_limited != 0 && h.turn_limited != 4 && h.turn_limited != 6))
       bad(at + ".turn_limited", "0, 4 or 6");
     if (h.action != kActNone && h.action != kActWalkStart && h.action != kActRunStart && h.action != kActBoostStart &&
         h.action != kActStop && h.action != kActTurnOnSpot && h.action != kActClimb && h.action != kActJump)
       bad(at + ".action", "unknown human action " + std::to_string(h.action));
     if (!in(h.action_updates, 0, kRunStopUpdates)) bad(at + ".action_updates", "out of range");
-    if (!in(h.leg_elapsed, 0, 100000) || !in(h.leg_updates, 0, 100000)) bad(at + ".leg_updates", "out of range");
+    if (!in(h.leg_elapsed, 0, kMaxLegUpdates)) bad(at + ".leg_elapsed", range_text(0, kMaxLegUpdates, h.leg_elapsed));
+    if (!in(h.leg_updates, 0, kMaxLegUpdates)) bad(at + ".leg_updates", range_text(0, kMaxLegUpdates, h.leg_updates));
+    if (!(h.leg_vz >= 0.0f && h.leg_vz <= kJumpVzLast))
+      bad(at + ".leg_vz", "expected a launch speed from 0 to 5.5 m/s, got " + num(h.leg_vz));
     if (!in(h.gait, 0, 5)) bad(at + ".gait", "a gait is 0 to 5");
-    if (!in(h.sectors.time_ms, -kBig, kBig)) bad(at + ".sectors.time_ms", "out of range");
+    // Headings (heading, turn_target, pad_step, pad_error, move_heading, sectors.heading) may be any
+    // finite angle: angle.h reduces every finite float exactly.
+    point(at + ".position", h.position);
+    point(at + ".leg_from", h.leg_from);
+    point(at + ".leg_to", h.leg_to);
+    point(at + ".nav_point", h.nav_point);
+    point(at + ".brain.aim", b.aim);
+    point(at + ".brain.steering.held_point", b.steering.held_point);
+    speed(at + ".speed", h.speed);
+    speed(at + ".brain.move_speed", b.move_speed);
+    speed(at + ".brain.steering.override_speed", b.steering.override_speed);
+    length(at + ".brain.aim_radius", b.aim_radius, kWorldBound);
+    // The sector record: the next refresh compares now with time_ms + 1000; PickSide sums flags + 2 x count.
+    if (!in(h.sectors.time_ms, kSectorsNever, now))
+      bad(at + ".sectors.time_ms", range_text(kSectorsNever, now, h.sectors.time_ms) + " (a past update's time, or never)");
+    for (std::size_t k = 0; k < 8; ++k) {
+      const Sector& sec = h.sectors.sector[k];
+      const std::string sk = at + ".sectors.sector[" + std::to_string(k) + "]";
+      if (!slot_ok(sec.nearest)) bad(sk + ".nearest", "not a human slot");
+      if (!in(sec.flags, 0, 15)) bad(sk + ".flags", "flags 1, 2, 4 and 8: " + range_text(0, 15, sec.flags));
+      if (!in(sec.probe, 0, 1)) bad(sk + ".probe", range_text(0, 1, sec.probe));
+      if (!in(sec.count, 0, kSlots - 1)) bad(sk + ".count", "humans in the sector: " + range_text(0, kSlots - 1, sec.count));
+    }
     for (std::size_t q = 0; q < kQueueSize; ++q) {
       const Action& a = h.brain.queue[q];
       const std::string aq = at + ".brain.queue[" + std::to_string(q) + "]";
@@ -434,13 +584,25 @@ void WarriorsModel::set_state(const State& s) {
       if (!in(a.corner_count, -128, 127)) bad(aq + ".corner_count", "a signed byte");
       if (!in(a.straight_count, 0, kStraightCheckEvery)) bad(aq + ".straight_count", "out of range");
       if (!in(a.stuck_count, 0, kStuckUpdates + 1)) bad(aq + ".stuck_count", "out of range");
-      if (!in(a.updates, 0, kBig) || !in(a.delay_ms, -kBig, kBig)) bad(aq, "a counter out of range");
+      // The update count (step 2's every-30) rises at most once an update since the action was queued.
+      if (!in(a.updates, 0, static_cast<int64_t>(s.tick))) bad(aq + ".updates", range_text(0, static_cast<int64_t>(s.tick), a.updates) + " (at most one an update)");
+      // A delay counts down by the time since the previous think (0 to 2^30 ms): within +-2^30 it cannot overflow.
+      if (!in(a.delay_ms, -kMaxClockMs, kMaxClockMs)) bad(aq + ".delay_ms", range_text(-kMaxClockMs, kMaxClockMs, a.delay_ms));
+      // limit_ms may be any int32: it is only compared with the clock (Start saturates its sum).
       if (!in(a.side, -kMeleeCount, kMeleeCount) || !in(a.radial, -kMeleeCount, kMeleeCount))
         bad(aq, "MoveMelee's counters are -10 to 10");
       if (!in(a.saved_boost, -128, 127)) bad(aq + ".saved_boost", "a signed byte");
+      point(aq + ".point", a.point);
+      point(aq + ".saved_aim", a.saved_aim);
+      point(aq + ".stuck_point", a.stuck_point);
+      length(aq + ".radius", a.radius, kWorldBound);
+      speed(aq + ".speed", a.speed);
+      speed(aq + ".corner1", a.corner1);
+      speed(aq + ".corner2", a.corner2);
+      length(aq + ".near_sq", a.near_sq, kWorldBound * kWorldBound);
+      length(aq + ".far_sq", a.far_sq, kWorldBound * kWorldBound);
+      // brake_sq is only compared with a squared distance.
     }
-    for (std::size_t k = 0; k < 8; ++k)
-      if (!slot_ok(h.sectors.sector[k].nearest)) bad(at + ".sectors.sector[" + std::to_string(k) + "].nearest", "not a human slot");
   }
   state_ = s;
 }
@@ -532,15 +694,24 @@ void WarriorsModel::apply_command(const Command& c) {
   }
 }
 
-namespace {
-void check_input(const Input& in, const State& st) {
+void WarriorsModel::check_input(const Input& in) const {
+  const State& st = state_;
   for (std::size_t i = 0; i < in.pads.size(); ++i) {
     const Pad& p = in.pads[i];
     const std::string at = "pads[" + std::to_string(i) + "]";
     if (p.human >= kSlots || !st.humans[p.human].in_use || !st.humans[p.human].has_pad)
       throw InputError("input", at + ".human", "slot " + std::to_string(p.human) + " is not a player with a pad");
-    if (!(p.stick_x >= -1.0f && p.stick_x <= 1.0f && p.stick_y >= -1.0f && p.stick_y <= 1.0f))
-      throw InputError("input", at, "sticks are in [-1, 1]");
+    for (std::size_t k = 0; k < i; ++k)
+      if (in.pads[k].human == p.human)
+        throw InputError("input", at + ".human", "a second pad for slot " + std::to_string(p.human) + " (pads[" +
+                                                     std::to_string(k) + "] is his): one pad a player an update");
+    // A31: each axis as the pad reports it, [-1, 1]; 16 buttons.
+    if (!(p.stick_x >= -1.0f && p.stick_x <= 1.0f))
+      throw InputError("input", at + ".stick_x", "a stick axis is in [-1, 1], got " + num(p.stick_x));
+    if (!(p.stick_y >= -1.0f && p.stick_y <= 1.0f))
+      throw InputError("input", at + ".stick_y", "a stick axis is in [-1, 1], got " + num(p.stick_y));
+    if (p.buttons > kPadButtonsMask)
+      throw InputError("input", at + ".buttons", "the pad has 16 buttons (0 to 65535), got " + std::to_string(p.buttons));
   }
   auto slot = [&](int32_t v, bool allow_none) {
     return (allow_none && v == -1) || (v >= 0 && v < static_cast<int32_t>(kSlots) && st.humans[static_cast<std::size_t>(v)].in_use);
@@ -559,11 +730,21 @@ void check_input(const Input& in, const State& st) {
     auto finite = [](float v) { return v - v == 0.0f; };
     if (!finite(c.point.x) || !finite(c.point.y) || !finite(c.point.z))
       throw InputError("input", at + ".point", "not a finite point");
+    if (const char* xyz = beyond(c.point, kWorldBound))
+      throw InputError("input", at + ".point." + xyz, "expected a coordinate within +-" + kWorldText +
+                                                          " m (the world's bound), got " + num(component(c.point, xyz)));
     if (!finite(c.radius) || c.radius < 0.0f) throw InputError("input", at + ".radius", "expected a radius >= 0");
+    if (!(c.radius <= kWorldBound))
+      throw InputError("input", at + ".radius", "expected a radius at most " + kWorldText + " m, got " + num(c.radius));
     if (c.delay_ms < 0) throw InputError("input", at + ".delay_ms", "expected a delay >= 0 ms");
+    if (c.delay_ms > kMaxClockMs)
+      throw InputError("input", at + ".delay_ms",
+                       "expected a delay at most 1073741824 ms (2^30, the clock's limit), got " + std::to_string(c.delay_ms));
     if (c.limit_ms < 0) throw InputError("input", at + ".limit_ms", "expected a time limit >= 0 ms");
     if (!finite(c.near_dist) || !finite(c.far_dist) || c.near_dist < 0.0f || c.far_dist < c.near_dist)
       throw InputError("input", at + ".near", "expected 0 <= near <= far");
+    if (!(c.far_dist <= kWorldBound))
+      throw InputError("input", at + ".far", "expected a range at most " + kWorldText + " m, got " + num(c.far_dist));
     if (c.face == static_cast<int32_t>(c.human) || (c.target == static_cast<int32_t>(c.human) && c.kind != CommandKind::Set))
       throw InputError("input", at + ".target", "a human cannot face or approach himself");
     if (!slot(c.face, true)) throw InputError("input", at + ".face", "not a human's slot");
@@ -584,14 +765,17 @@ void check_input(const Input& in, const State& st) {
     }
   }
 }
-}  // namespace
 
 // ------------------------------------------------------------ the tick
 
 void WarriorsModel::step(const Input& input) {
-  check_input(input, state_);  // refused before anything changes
+  check_input(input);  // refused before anything changes
+  // A30: the clock of the next update must stay within 2^30 ms.
+  if (state_.tick >= kMaxTicks)
+    throw InputError("state", "tick", "the run is at its longest, " + std::to_string(kMaxTicks) +
+                                          " updates (the clock's limit, 2^30 ms = 12.4 days)");
   // 1. The clock: integer milliseconds of the update being run.
-  state_.clock.now_ms = static_cast<int32_t>((state_.tick + 1) * 1000u / kTickRateHz);
+  state_.clock.now_ms = static_cast<int32_t>((state_.tick + 1) * 1000u / kTickRateHz);  // <= 2^30: tick < kMaxTicks
   // 2. Inputs.
   for (auto& p : pads_) p = Pad{};
   for (const auto& p : input.pads) apply_pad(p);

@@ -124,6 +124,28 @@ inline constexpr float kPadDeadZone = 0.12f, kPadRunThreshold = 0.95f, kPadAccel
 inline constexpr float kPadCarry = 0.8f, kPadCarryFlip = -0.5f;
 inline constexpr uint32_t kPadSprintButton = 1u;  ///< buttons bit 0 (docs/spec-notes.md A25)
 
+// Limits (docs/warriors.md, "Limits"; docs/spec-notes.md A30-A32, N25-N26): what a scenario, a level,
+// an input and a restored state may hold, so that no update can overflow an integer, convert an
+// out-of-range float or loop without end.
+/// |x|, |y|, |z| of every point a scenario, a level or an input gives, and every radius or range, m.
+inline constexpr float kWorldBound = 1.0e6f;
+/// |x|, |y|, |z| of every point of a restored state, m: room for a human who runs at 25 m/s from the
+/// world's bound for the longest run (1e6 + 25/30 x kMaxTicks < 2.8e7 m).
+inline constexpr float kStateBound = 1.0e8f;
+/// Every speed (class, human, move, corner, override) at most 25 m/s, the speed control's cap on a
+/// wanted speed (step 2, kMaxWanted), A32.
+inline constexpr float kMaxSpeed = kMaxWanted;
+/// The clock stays within 2^30 ms (12.4 days), far from the int32's overflow (A30).
+inline constexpr int32_t kMaxClockMs = int32_t{1} << 30;
+/// The updates a run may step: the last one runs at kMaxTicks x 1000 / 30 <= 2^30 ms (A30).
+inline constexpr uint64_t kMaxTicks = static_cast<uint64_t>(kMaxClockMs) * 30u / 1000u;
+/// A hazard sphere's radius, m.
+inline constexpr float kMaxHazardRadius = 1000.0f;
+/// A climb's or jump's length, in updates (55 min, N26).
+inline constexpr int32_t kMaxLegUpdates = 100000;
+/// The pad's buttons are 16 bits (supplement, "Traces of the original": two button bytes), A31.
+inline constexpr uint32_t kPadButtonsMask = 0xffffu;
+
 // Failure reasons at brain +0x284.
 enum FailReason : int32_t { kFailNone = 0, kFailNoRoute = 1, kFailEdge = 2, kFailStuck = 3, kFailDoor = 4 };
 
@@ -750,10 +772,15 @@ class WarriorsModel {
   static Scenario load_scenario(const Json& j, const JsonReader& reader);
   explicit WarriorsModel(Scenario scenario);
 
+  /// Refuse an input this model cannot step (InputError naming the field, "pads[0].stick_x"): a slot
+  /// without the human it needs, a value outside its range or the limits. step() runs it first.
+  void check_input(const Input& input) const;
   void step(const Input& input);
   Input scripted_input() const;
   uint64_t tick() const { return state_.tick; }
   const State& state() const { return state_; }
+  /// Adopt a state (a restored snapshot); refused (InputError naming the field, state unchanged) when
+  /// it cannot belong to this scenario or holds a value beyond the limits (docs/warriors.md, "Limits").
   void set_state(const State& s);
   State& mutable_state() { return state_; }
   const Scenario& scenario() const { return scenario_; }
