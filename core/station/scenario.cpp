@@ -38,6 +38,9 @@ void check_polygon(const JsonReader& r, const Polygon& p, const std::string& pat
   if (!(a > 1e-6f || a < -1e-6f)) r.fail(path, "a polygon needs a non-zero area");
 }
 
+// Whole metres of a span for a message (a span of any finite floats: the conversion stays in range).
+std::string metres(double d) { return d < 1e15 ? std::to_string(static_cast<int64_t>(d)) : std::string("more than 10^15"); }
+
 std::string floor_ids(const Scenario& sc) {
   std::string s;
   for (const auto& f : sc.floors) s += (s.empty() ? "" : ", ") + std::string("\"") + f.id + "\"";
@@ -94,8 +97,8 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
         }
       const double cells = (std::floor((hx - lx) / kNavCell) + 1.0) * (std::floor((hy - ly) / kNavCell) + 1.0);
       if (!first && cells > static_cast<double>(NavGrid::kMaxCells))
-        r.fail(fp + ".walkable", "the floor spans " + std::to_string(static_cast<int64_t>(hx - lx)) + " x " +
-                                     std::to_string(static_cast<int64_t>(hy - ly)) + " m; its 0.7 m routing grid would need more than " +
+        r.fail(fp + ".walkable", "the floor spans " + metres(hx - lx) + " x " + metres(hy - ly) +
+                                     " m; its 0.7 m routing grid would need more than " +
                                      std::to_string(NavGrid::kMaxCells) + " cells");
     }
     for (std::size_t k = 0; k < fl.obstacles.size(); ++k) check_polygon(r, fl.obstacles[k], at(fp + ".obstacles", k));
@@ -241,6 +244,7 @@ void build_wall_grid(FloorGeom& g) {
   gr.cell = 2.0f;
   gr.x0 = g.minx - 1.0f;
   gr.y0 = g.miny - 1.0f;
+  // The floor lies within +-10 km (load_scenario): nx, ny <= 10,002, indices below 2^27.
   gr.nx = static_cast<int32_t>((g.maxx + 1.0f - gr.x0) / gr.cell) + 1;
   gr.ny = static_cast<int32_t>((g.maxy + 1.0f - gr.y0) / gr.cell) + 1;
   const std::size_t ncell = static_cast<std::size_t>(gr.nx) * static_cast<std::size_t>(gr.ny);

@@ -91,6 +91,8 @@ void StationModel::measure_phase() {
     for (const Walker& w : state_.walkers) {
       if (w.phase != Phase::Walking || w.floor != g.floor || !inside(poly, w.pos)) continue;
       ++count;
+      // After the force phase a walking body is no faster than 1.3 v0 <= 13 m/s
+      // (v0 <= 10 m/s, docs/station.md "Limits"): under 2^24 units, and 2,000,000 of them far inside int64.
       speed_sum += static_cast<int64_t>(length(w.vel) * 1048576.0f);
     }
     AreaState& st = state_.areas[a];

@@ -471,15 +471,17 @@ struct CellGrid {
   int32_t nx = 1, ny = 1;
   std::vector<uint32_t> start;  ///< nx*ny+1 offsets into items
   std::vector<uint32_t> items;
-  int32_t cx(float x) const {
-    const float f = (x - x0) / cell;
-    const int32_t c = f < 0.0f ? 0 : static_cast<int32_t>(f);
-    return c >= nx ? nx - 1 : c;
-  }
-  int32_t cy(float y) const {
-    const float f = (y - y0) / cell;
-    const int32_t c = f < 0.0f ? 0 : static_cast<int32_t>(f);
-    return c >= ny ? ny - 1 : c;
+  // The column (row) of x (y), clipped to the grid. Clipped in float before
+  // the conversion, so that any value (a far-away point, even a NaN) gives a
+  // cell of the grid and never an out-of-range conversion; inside the grid
+  // the result is the truncation it always was.
+  int32_t cx(float x) const { return clip((x - x0) / cell, nx); }
+  int32_t cy(float y) const { return clip((y - y0) / cell, ny); }
+  static int32_t clip(float f, int32_t n) {
+    if (!(f >= 0.0f)) return 0;  // below the grid, or NaN
+    if (!(f < static_cast<float>(n))) return n - 1;
+    const int32_t c = static_cast<int32_t>(f);
+    return c >= n ? n - 1 : c;
   }
   /// An inclusive range of cells.
   struct Box {
