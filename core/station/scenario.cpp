@@ -340,9 +340,10 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
     g.area_m2 = a < 0.0f ? -a : a;
     areas_.push_back(g);
   }
-  script_by_tick_ = sc.script;
+  script_by_tick_.resize(sc.script.size());
+  for (std::size_t e = 0; e < sc.script.size(); ++e) script_by_tick_[e] = static_cast<uint32_t>(e);
   std::stable_sort(script_by_tick_.begin(), script_by_tick_.end(),
-                   [](const ScriptEvent& a, const ScriptEvent& b) { return a.tick < b.tick; });
+                   [&](uint32_t a, uint32_t b) { return sc.script[a].tick < sc.script[b].tick; });
 
   // The state at tick 0.
   state_.rng = RngStream(sc.seed, "station.spawn");
@@ -413,9 +414,11 @@ void StationModel::set_state(const State& s) {
 Input StationModel::scripted_input() const {
   Input in;
   auto it = std::lower_bound(script_by_tick_.begin(), script_by_tick_.end(), state_.tick,
-                             [](const ScriptEvent& e, uint64_t t) { return e.tick < t; });
-  for (; it != script_by_tick_.end() && it->tick == state_.tick; ++it)
-    in.events.push_back(Event{it->walker, it->kind == "remove" ? EventKind::Remove : EventKind::Impulse, it->value});
+                             [&](uint32_t e, uint64_t t) { return scenario_.script[e].tick < t; });
+  for (; it != script_by_tick_.end() && scenario_.script[*it].tick == state_.tick; ++it) {
+    const ScriptEvent& e = scenario_.script[*it];
+    in.events.push_back(Event{e.walker, e.kind == "remove" ? EventKind::Remove : EventKind::Impulse, e.value});
+  }
   return in;
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <charconv>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -71,6 +72,25 @@ inline constexpr float kCrowdCheckM = 15.0f;      ///< m of path ahead checked
 inline constexpr float kCrowdGrowthM = 1.5f;      ///< m equivalent of growth that rebuilds the path
 inline constexpr float kCrowdHorizonM = 20.0f;    ///< C6: the crowd counts within this (square) of the walker
 inline constexpr float kGoalFreeM = 2.0f;         ///< C5: the free radius round the walker's goal portal
+
+// Limits (docs/station.md, "Limits"; spec note S23): what a scenario, an input
+// and a restored state may hold, so that every sum and every conversion to an
+// integer stays in range for any finite value.
+inline constexpr float kMaxCoord = 10000.0f;       ///< m: every coordinate within +-10 km (float spacing <= 1 mm)
+inline constexpr float kMaxImpulse = 50.0f;        ///< m/s per component: an impulse, a placed walker's velocity
+inline constexpr float kMaxDesiredSpeed = 10.0f;   ///< m/s: the fastest desired speed (placed or sampled)
+inline constexpr float kMaxRadius = NavGrid::kMaxRadius_m;  ///< m: the largest body (placed or sampled)
+inline constexpr float kMaxWeight = 1e6f;          ///< a target's weight (their sum stays finite)
+inline constexpr uint64_t kMaxTicks = 0xFFFFFFFFu; ///< a run's length: done_tick is a u32
+inline constexpr uint64_t kMaxWalkers = 2'000'000; ///< placed plus every portal's count
+inline constexpr float kStateMargin = 1.0f;        ///< m: a restored position may lie this far outside its floor's box
+
+/// A float in its shortest round-trip decimal form (for error messages).
+inline std::string num_text(float v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
 
 // ---------------------------------------------------------------- scenario
 
@@ -561,6 +581,9 @@ class StationModel {
   explicit StationModel(Scenario scenario);
 
   void step(const Input& input);
+  /// The model contract's input check (model.h): an unknown event kind, a walker the world does not have
+  /// at this tick, an impulse beyond kMaxImpulse are refused by field ("events[2].value"). step() runs it too.
+  void check_input(const Input& input) const;
   Input scripted_input() const;
   uint64_t tick() const { return state_.tick; }
   const State& state() const { return state_; }
@@ -634,7 +657,7 @@ class StationModel {
   std::vector<std::shared_ptr<const NavGrid>> grids_;
   std::vector<PortalGeom> portals_;
   std::vector<AreaGeom> areas_;
-  std::vector<ScriptEvent> script_by_tick_;
+  std::vector<uint32_t> script_by_tick_;  ///< indices into scenario_.script, by tick (stable: file order within a tick)
   bool keep_right_ = true;
 
   // per-tick scratch (derived, not state)

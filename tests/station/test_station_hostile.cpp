@@ -44,7 +44,30 @@ Json with(Edit edit) {
   return j;
 }
 
+std::vector<uint8_t> encode(const Input& in) {
+  ByteSink sink;
+  write_canonical(sink, in);
+  return std::move(sink.out);
+}
+
+Input one_event(uint32_t walker, EventKind kind, V2 value) {
+  Input in;
+  in.events.push_back(Event{walker, kind, value});
+  return in;
+}
+
+std::string step_error(Model& m, const Input& in, const std::string& source) {
+  try {
+    m.step(encode(in), source);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 constexpr float kHuge = 3e38f;  // finite, and a float
+
+const StationModel& station_of(const Model& m) { return dynamic_cast<const ModelAdapter<StationModel>&>(m).model(); }
 
 }  // namespace
 
@@ -114,4 +137,78 @@ TEST_CASE("station hostile - a floor of coordinates near 3e38 is refused by its 
   GridInput gi;
   gi.walkable.push_back(GridPolygon{{{-kHuge, -kHuge}, {kHuge, -kHuge}, {kHuge, kHuge}, {-kHuge, kHuge}}});
   CHECK_THROWS_WITH(NavGrid(gi), Catch::Contains("the floor needs more than 10^15 cells"));
+}
+
+// ---------------------------------------------------------------- inputs
+
+TEST_CASE("station hostile - a recorded input the model cannot step is refused by its field before anything changes",
+          "[station][hostile][input]") {
+  auto m = make_model(base(), "base.json");
+  for (int k = 0; k < 40; ++k) m->step_scripted();  // a few spawned walkers
+  const uint64_t n = station_of(*m).state().walkers.size();
+  REQUIRE(n >= 2u);
+  const StateHashes before = m->hashes();
+  struct Case {
+    const char* what;
+    Input in;
+    const char* needle;
+  };
+  std::vector<Case> cases;
+  // NaN and infinities: the adapter's generic check (validate.h); they crashed the replay.
+  cases.push_back({"NaN impulse", one_event(0, EventKind::Impulse, {std::nanf(""), std::nanf("")}),
+                   "rec.lsr chunk 2: input.events[0].value.x: not a finite number"});
+  cases.push_back({"infinite impulse", one_event(0, EventKind::Impulse, {0, std::numeric_limits<float>::infinity()}),
+                   "rec.lsr chunk 2: input.events[0].value.y: not a finite number"});
+  // The rest: StationModel::check_input.
+  cases.push_back({"impulse of 3e38", one_event(1, EventKind::Impulse, {kHuge, kHuge}),
+                   "rec.lsr chunk 2: input.events[0].value: an impulse is a velocity change of at most 50 m/s in x and in y, got [3e+38, 3e+38]"});
+  cases.push_back({"impulse of 50.001", one_event(1, EventKind::Impulse, {0, 50.001f}), "rec.lsr chunk 2: input.events[0].value: an impulse"});
+  cases.push_back({"unknown kind", one_event(0, static_cast<EventKind>(7), {}),
+                   "rec.lsr chunk 2: input.events[0].kind: unknown event kind 7 (0 impulse, 1 remove)"});
+  cases.push_back({"negative kind", one_event(0, static_cast<EventKind>(-1), {}), "rec.lsr chunk 2: input.events[0].kind"});
+  cases.push_back({"walker the world does not have", one_event(static_cast<uint32_t>(n), EventKind::Remove, {}),
+                   "rec.lsr chunk 2: input.events[0].walker: no walker"});
+  {
+    Input in = one_event(0, EventKind::Impulse, {1, 0});  // a good event first: still nothing applied
+    in.events.push_back(Event{4000000000u, EventKind::Impulse, {}});
+    cases.push_back({"the second event bad", in, "rec.lsr chunk 2: input.events[1].walker: no walker 4000000000 at tick 40"});
+  }
+  for (const auto& c : cases) {
+    INFO(c.what);
+    CHECK_THAT(step_error(*m, c.in, "rec.lsr chunk 2"), Catch::StartsWith(c.needle));
+    CHECK(m->hashes() == before);
+  }
+  // At the limit it steps.
+  CHECK(step_error(*m, one_event(0, EventKind::Impulse, {-50, 50}), "rec.lsr chunk 2").empty());
+}
+
+TEST_CASE("station hostile - a scripted event for a walker that spawns later names the scenario file and tick and the script entry",
+          "[station][hostile][input]") {
+  // It passes loading (the scenario can have 6 walkers); at tick 5 only the placed walker and 0-1 spawned exist.
+  Json j = base();
+  j["script"] = Json::array({Json{{"tick", 9}, {"walker", 0}, {"value", {1, 0}}}, Json{{"tick", 5}, {"walker", 0}, {"value", {1, 0}}},
+                             Json{{"tick", 5}, {"walker", 4}, {"kind", "remove"}}});
+  auto m = make_model(j, "later.json");
+  std::string e;
+  try {
+    for (int k = 0; k < 10; ++k) m->step_scripted();
+  } catch (const InputError& err) {
+    e = err.what();
+  }
+  CHECK(m->tick() == 5u);
+  CHECK_THAT(e, Catch::StartsWith("later.json (its script at tick 5): input.events[1].walker: no walker 4 at tick 5 (the world has "));
+  CHECK_THAT(e, Catch::EndsWith("; the scenario's $.script[2] names a walker that has not spawned by then"));
+}
+
+TEST_CASE("station hostile - events for a done or removed walker do nothing", "[station][hostile][input]") {
+  auto m = make(base());
+  m.step(one_event(0, EventKind::Remove, {}));
+  REQUIRE(m.state().walkers[0].phase == Phase::Removed);
+  const V2 pos = m.state().walkers[0].pos;
+  m.step(one_event(0, EventKind::Impulse, {50, 50}));
+  m.step(one_event(0, EventKind::Remove, {}));
+  CHECK(m.state().walkers[0].vel == V2{});
+  CHECK(m.state().walkers[0].pos == pos);
+  CHECK(m.state().walkers[0].done_tick == 0u);
+  CHECK(m.state().stats.removed == 1u);
 }
