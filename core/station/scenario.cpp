@@ -32,8 +32,19 @@ int mode_code(const std::string& m) {
   return -1;
 }
 
+// Limits (docs/station.md, "Limits"): every coordinate within +-10 km, so that
+// no difference, product or grid index of the plan can overflow.
+bool coord_ok(V2 p) { return p.x >= -kMaxCoord && p.x <= kMaxCoord && p.y >= -kMaxCoord && p.y <= kMaxCoord; }
+
+void check_point(const JsonReader& r, V2 p, const std::string& path) {
+  if (!coord_ok(p))
+    r.fail(path, "a coordinate must lie within +-" + num_text(kMaxCoord) + " m of the origin (10 km), got [" + num_text(p.x) +
+                     ", " + num_text(p.y) + "]");
+}
+
 void check_polygon(const JsonReader& r, const Polygon& p, const std::string& path) {
   if (p.size() < 3) r.fail(path, "a polygon needs at least 3 corners, got " + std::to_string(p.size()));
+  for (std::size_t i = 0; i < p.size(); ++i) check_point(r, p[i], at(path, i));
   const float a = signed_area(p);
   if (!(a > 1e-6f || a < -1e-6f)) r.fail(path, "a polygon needs a non-zero area");
 }
@@ -68,6 +79,9 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
   if (sc.dt != kDt)
     r.fail("$.dt", "the station model steps at 20 Hz: dt must be 0.05 s (got " + std::to_string(sc.dt) +
                        "); run more ticks for a longer time instead");
+  if (sc.ticks > kMaxTicks)
+    r.fail("$.ticks", "a run is at most " + std::to_string(kMaxTicks) + " ticks (a walker's done_tick is a u32), got " +
+                          std::to_string(sc.ticks));
   if (sc.keep != "right" && sc.keep != "left") r.fail("$.keep", "expected \"right\" or \"left\", got \"" + sc.keep + "\"");
   if (!(sc.unstick_s > 0.0f)) r.fail("$.unstick_s", "expected a time > 0 s");
   const auto& pop = sc.population;
@@ -75,6 +89,19 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
   if (!(pop.radius > 0.0f)) r.fail("$.population.radius", "expected a radius > 0 m");
   if (!(pop.p_impaired >= 0.0f && pop.p_impaired <= 1.0f)) r.fail("$.population.p_impaired", "expected a probability 0..1");
   if (!(pop.p_disable >= 0.0f && pop.p_disable <= 1.0f)) r.fail("$.population.p_disable", "expected a probability 0..1");
+  {
+    // The fastest and largest walker sampling can make (u = 1: the speed, and
+    // with it the radius, grows with u), against the limits: the routing
+    // grid's largest body, and a speed whose moves stay inside the walls each
+    // walker gathers per tick (docs/station.md, "Limits").
+    const Sampled top = sample_body(pop, 1.0f);
+    if (!(top.desired_speed <= kMaxDesiredSpeed))
+      r.fail("$.population.desired_speed", "with speed_jitter " + num_text(pop.speed_jitter) + " the fastest walker would want " +
+                                               num_text(top.desired_speed) + " m/s; at most " + num_text(kMaxDesiredSpeed) + " m/s");
+    if (!(top.radius <= kMaxRadius))
+      r.fail("$.population.radius", "the largest sampled body would be " + num_text(top.radius) + " m (1.02 x the base); at most " +
+                                        num_text(kMaxRadius) + " m, the routing grid's largest body");
+  }
 
   if (sc.floors.empty()) r.fail("$.floors", "expected at least one floor");
   for (std::size_t f = 0; f < sc.floors.size(); ++f) {
@@ -83,7 +110,6 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
     for (std::size_t g = 0; g < f; ++g)
       if (sc.floors[g].id == fl.id) r.fail(fp + ".id", "duplicate floor id \"" + fl.id + "\"");
     if (fl.walkable.empty()) r.fail(fp + ".walkable", "expected at least one walkable outline");
-    for (std::size_t k = 0; k < fl.walkable.size(); ++k) check_polygon(r, fl.walkable[k], at(fp + ".walkable", k));
     {
       // The routing grid's size limit, checked here so that a vast floor is a
       // scenario error by JSON path and not a failed allocation later.
@@ -101,11 +127,15 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
                                      " m; its 0.7 m routing grid would need more than " +
                                      std::to_string(NavGrid::kMaxCells) + " cells");
     }
+    // (After the span, so that a vast floor is named as one.)
+    for (std::size_t k = 0; k < fl.walkable.size(); ++k) check_polygon(r, fl.walkable[k], at(fp + ".walkable", k));
     for (std::size_t k = 0; k < fl.obstacles.size(); ++k) check_polygon(r, fl.obstacles[k], at(fp + ".obstacles", k));
     for (std::size_t k = 0; k < fl.holes.size(); ++k) check_polygon(r, fl.holes[k], at(fp + ".holes", k));
     for (std::size_t k = 0; k < fl.voids.size(); ++k) check_polygon(r, fl.voids[k], at(fp + ".voids", k));
     for (std::size_t k = 0; k < fl.walls.size(); ++k) {
       const auto& w = fl.walls[k];
+      if (!coord_ok(V2{w.x0, w.y0}) || !coord_ok(V2{w.x1, w.y1}))
+        r.fail(at(fp + ".walls", k), "a coordinate must lie within +-" + num_text(kMaxCoord) + " m of the origin (10 km)");
       if (w.x0 == w.x1 && w.y0 == w.y1) r.fail(at(fp + ".walls", k), "a wall needs two distinct ends");
     }
   }
@@ -135,7 +165,8 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
       const int32_t q = portal_index(sc, tg.portal);
       if (q < 0) r.fail(tp + ".portal", "no portal \"" + tg.portal + "\"");
       if (!accepts(q)) r.fail(tp + ".portal", "portal \"" + tg.portal + "\" does not accept arrivals (its mode is spawn)");
-      if (!(tg.weight >= 0.0f)) r.fail(tp + ".weight", "expected a weight >= 0");
+      if (!(tg.weight >= 0.0f && tg.weight <= kMaxWeight))
+        r.fail(tp + ".weight", "expected a weight 0 .. " + num_text(kMaxWeight) + " (their sum must stay finite)");
       if (tg.weight > 0.0f) positive = true;
     }
     if (!po.targets.empty() && !positive) r.fail(pp + ".targets", "expected at least one target with a weight > 0");
@@ -152,7 +183,7 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
     }
     if (mode_code(po.mode) != 1) total += po.count;
   }
-  if (total > 2'000'000) r.fail("$", "more than 2,000,000 walkers (" + std::to_string(total) + ")");
+  if (total > kMaxWalkers) r.fail("$", "more than 2,000,000 walkers (" + std::to_string(total) + ")");
 
   for (std::size_t w = 0; w < sc.walkers.size(); ++w) {
     const auto& ws = sc.walkers[w];
@@ -164,8 +195,15 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
     if (!accepts(d)) r.fail(wp + ".destination", "portal \"" + ws.destination + "\" does not accept arrivals (its mode is spawn)");
     if (!ws.trip.empty() && ws.trip != "board" && ws.trip != "alight")
       r.fail(wp + ".trip", "expected \"board\" or \"alight\", got \"" + ws.trip + "\"");
-    if (!(ws.desired_speed >= 0.0f)) r.fail(wp + ".desired_speed", "expected a speed >= 0 m/s (0: the population's)");
-    if (!(ws.radius >= 0.0f)) r.fail(wp + ".radius", "expected a radius >= 0 m (0: the population's)");
+    if (!(ws.desired_speed >= 0.0f && ws.desired_speed <= kMaxDesiredSpeed))
+      r.fail(wp + ".desired_speed", "expected a speed 0 .. " + num_text(kMaxDesiredSpeed) + " m/s (0: the population's)");
+    if (!(ws.radius >= 0.0f && ws.radius <= kMaxRadius))
+      r.fail(wp + ".radius", "expected a radius 0 .. " + num_text(kMaxRadius) + " m (0: the population's; " +
+                                 num_text(kMaxRadius) + " m is the routing grid's largest body)");
+    if (!(std::fabs(ws.velocity.x) <= kMaxImpulse && std::fabs(ws.velocity.y) <= kMaxImpulse))
+      r.fail(wp + ".velocity", "expected at most " + num_text(kMaxImpulse) + " m/s in x and in y, got [" + num_text(ws.velocity.x) +
+                                   ", " + num_text(ws.velocity.y) + "]");
+    for (std::size_t k = 0; k < ws.waypoints.size(); ++k) check_point(r, ws.waypoints[k], at(wp + ".waypoints", k));
     if (in_solid(sc, static_cast<uint32_t>(f), ws.position))
       r.fail(wp + ".position", "the walker stands outside the walkable floor or inside a solid");
     for (std::size_t k = 0; k < w; ++k)
@@ -185,6 +223,12 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
     if (ev.walker >= total)
       r.fail(at("$.script", e) + ".walker",
              "no walker " + std::to_string(ev.walker) + " (the scenario can have " + std::to_string(total) + ")");
+    if (ev.tick >= kMaxTicks)
+      r.fail(at("$.script", e) + ".tick", "expected a tick below " + std::to_string(kMaxTicks) + " (the longest run), got " +
+                                              std::to_string(ev.tick));
+    if (ev.kind == "impulse" && !(std::fabs(ev.value.x) <= kMaxImpulse && std::fabs(ev.value.y) <= kMaxImpulse))
+      r.fail(at("$.script", e) + ".value", "an impulse is a velocity change of at most " + num_text(kMaxImpulse) +
+                                               " m/s in x and in y, got [" + num_text(ev.value.x) + ", " + num_text(ev.value.y) + "]");
   }
   return sc;
 }

@@ -139,6 +139,101 @@ TEST_CASE("station hostile - a floor of coordinates near 3e38 is refused by its 
   CHECK_THROWS_WITH(NavGrid(gi), Catch::Contains("the floor needs more than 10^15 cells"));
 }
 
+// ---------------------------------------------------------------- scenarios
+
+TEST_CASE("station hostile - scenario values that loaded and then crashed or overflowed are refused at their JSON path",
+          "[station][hostile][scenario]") {
+  struct Case {
+    const char* what;
+    Json j;
+    const char* needle;
+  };
+  const double t63 = 9223372036854775808.0;  // 2^63
+  std::vector<Case> cases;
+  cases.push_back({"impulse of 3e38 (crashed the neighbour grid)", with([](Json& j) {
+                     j["script"] = Json::array({Json{{"tick", 3}, {"walker", 0}, {"value", {kHuge, kHuge}}}});
+                   }),
+                   "bad.json: $.script[0].value: an impulse is a velocity change of at most 50 m/s in x and in y, got [3e+38, 3e+38]"});
+  cases.push_back({"impulse just beyond 50 m/s", with([](Json& j) {
+                     j["script"] = Json::array({Json{{"tick", 3}}, Json{{"tick", 3}, {"walker", 0}, {"value", {0, -50.01}}}});
+                   }),
+                   "bad.json: $.script[1].value: an impulse"});
+  cases.push_back({"a script tick of 2^63", with([&](Json& j) {
+                     j["script"] = Json::array({Json{{"tick", static_cast<uint64_t>(t63)}, {"walker", 0}}});
+                   }),
+                   "bad.json: $.script[0].tick: expected a tick below 4294967295"});
+  cases.push_back({"a run of 2^63 ticks", with([&](Json& j) { j["ticks"] = static_cast<uint64_t>(t63); }),
+                   "bad.json: $.ticks: a run is at most 4294967295 ticks"});
+  cases.push_back({"a population radius beyond the grid's 1 m (failed at the first spawn)",
+                   with([](Json& j) { j["population"] = Json{{"radius", 1.5}}; }), "bad.json: $.population.radius: the largest sampled body"});
+  cases.push_back({"a base radius whose sampled bodies pass 1 m (0.99 x 1.02)",
+                   with([](Json& j) { j["population"] = Json{{"radius", 0.99}}; }), "bad.json: $.population.radius"});
+  cases.push_back({"a population speed of 20 m/s", with([](Json& j) { j["population"] = Json{{"desired_speed", 20}}; }),
+                   "bad.json: $.population.desired_speed: with speed_jitter 0.2 the fastest walker would want 24 m/s; at most 10 m/s"});
+  cases.push_back({"a mean of 6 m/s with jitter 0.9 (11.4 m/s)",
+                   with([](Json& j) { j["population"] = Json{{"desired_speed", 6}, {"speed_jitter", 0.9}}; }),
+                   "bad.json: $.population.desired_speed"});
+  cases.push_back({"a placed walker's radius beyond 1 m (failed in the model's construction)",
+                   with([](Json& j) { j["walkers"][0]["radius"] = 1.5; }), "bad.json: $.walkers[0].radius: expected a radius 0 .. 1 m"});
+  cases.push_back({"a placed walker's desired speed of 3e38 (its recovery kick overflowed)",
+                   with([](Json& j) { j["walkers"][0]["desired_speed"] = kHuge; }),
+                   "bad.json: $.walkers[0].desired_speed: expected a speed 0 .. 10 m/s"});
+  cases.push_back({"a placed walker's velocity of 3e38 (crashed like the impulse)",
+                   with([](Json& j) { j["walkers"][0]["velocity"] = {0, kHuge}; }),
+                   "bad.json: $.walkers[0].velocity: expected at most 50 m/s in x and in y"});
+  cases.push_back({"a waypoint at 3e38", with([](Json& j) { j["walkers"][0]["waypoints"] = Json::array({{10, 5}, {kHuge, 5}}); }),
+                   "bad.json: $.walkers[0].waypoints[1]: a coordinate must lie within +-10000 m of the origin"});
+  cases.push_back({"an extra wall to 3e38 (the wall grid's cell conversion)",
+                   with([](Json& j) { j["floors"][0]["walls"] = Json::array({{0, 0, kHuge, kHuge}}); }),
+                   "bad.json: $.floors[0].walls[0]: a coordinate must lie within"});
+  cases.push_back({"an obstacle corner at -3e38",
+                   with([](Json& j) { j["floors"][0]["obstacles"] = Json::array({Json::array({{8, 8}, {9, 8}, {-kHuge, 9}})}); }),
+                   "bad.json: $.floors[0].obstacles[0][2]: a coordinate"});
+  cases.push_back({"a portal corner at 3e38 (its goal point overflowed)",
+                   with([](Json& j) { j["portals"][1]["polygon"][1] = {kHuge, 0}; }), "bad.json: $.portals[1].polygon[1]: a coordinate"});
+  cases.push_back({"an area corner at 20 km", with([](Json& j) { j["areas"][0]["polygon"][0] = {20000, 2}; }),
+                   "bad.json: $.areas[0].polygon[0]: a coordinate"});
+  cases.push_back({"target weights whose sum overflows", with([](Json& j) {
+                     j["portals"][0]["targets"] = Json::array({Json{{"portal", "b"}, {"weight", kHuge}}, Json{{"portal", "b"}, {"weight", kHuge}}});
+                   }),
+                   "bad.json: $.portals[0].targets[0].weight: expected a weight 0 .. 1e+06"});
+  for (const auto& c : cases) {
+    INFO(c.what);
+    CHECK_THAT(load_error(c.j), Catch::Contains(c.needle));
+  }
+}
+
+TEST_CASE("station hostile - values at the limits load and run", "[station][hostile][scenario]") {
+  const Json sc = with([](Json& j) {
+    j["population"] = Json{{"radius", 0.98}, {"desired_speed", 5}, {"speed_jitter", 0.9}};  // the largest sampled: 0.9996 m, 9.5 m/s
+    j["walkers"][0]["radius"] = 1.0;                                         // the routing grid's largest body
+    j["walkers"][0]["desired_speed"] = 10.0;
+    j["walkers"][0]["velocity"] = {-50, 50};
+    j["walkers"][0]["waypoints"] = Json::array({{10, 5}});
+    j["floors"][0]["walls"] = Json::array({{-10000, -10000, 10000, -10000}});
+    j["script"] = Json::array();
+    for (int t = 0; t < 60; ++t)  // the hardest shove, every tick
+      j["script"].push_back(Json{{"tick", t}, {"walker", 0}, {"value", {t % 2 ? 50 : -50, t % 3 ? -50 : 50}}});
+    j["ticks"] = 4294967295u;
+  });
+  REQUIRE(load_error(sc).empty());
+  auto m = make(sc);
+  CHECK(m.scenario().ticks == kMaxTicks);
+  for (int k = 0; k < 200; ++k) {
+    m.step(m.scripted_input());
+    for (const Walker& w : m.state().walkers) {
+      REQUIRE(std::isfinite(w.pos.x));
+      REQUIRE(std::isfinite(w.pos.y));
+      REQUIRE(length(w.vel) <= 1.3f * w.desired_speed * 1.0001f);
+      REQUIRE(w.pos.x > 0.0f);  // on the floor: the shoves are refused at the walls
+      REQUIRE(w.pos.x < 20.0f);
+      REQUIRE(w.pos.y > 0.0f);
+      REQUIRE(w.pos.y < 10.0f);
+    }
+  }
+  CHECK(m.state().stats.spawned >= 1u);
+}
+
 // ---------------------------------------------------------------- inputs
 
 TEST_CASE("station hostile - a recorded input the model cannot step is refused by its field before anything changes",
