@@ -307,3 +307,170 @@ TEST_CASE("station hostile - events for a done or removed walker do nothing", "[
   CHECK(m.state().walkers[0].done_tick == 0u);
   CHECK(m.state().stats.removed == 1u);
 }
+
+// ---------------------------------------------------------------- restored states
+
+namespace {
+
+// The small hall fixture 25 s in: placed walkers, spawned walkers walking, and some done.
+const StationModel& hall_world() {
+  static const StationModel m = [] {
+    StationModel x = make(fixture("station/hall.json"));
+    run(x, 500);
+    return x;
+  }();
+  return m;
+}
+
+std::string set_state_error(const StationModel& m, const State& s) {
+  StationModel b = m;
+  try {
+    b.set_state(s);
+  } catch (const InputError& e) {
+    CHECK(hash_state(b.state()) == hash_state(m.state()));  // refused: nothing changed
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("station hostile - a keyframe with a walker at x = 3e38 is refused by the snapshot's name and the field",
+          "[station][hostile][state]") {
+  // It passed set_state, and `replay --from` a later tick crashed in the neighbour grid.
+  auto a = make_model(fixture("station/hall.json"), "hall.json");
+  for (int k = 0; k < 100; ++k) a->step_scripted();
+  State s = station_of(*a).state();
+  s.walkers[0].pos.x = kHuge;
+  auto b = make_model(fixture("station/hall.json"), "hall.json");
+  const StateHashes before = b->hashes();
+  CHECK_THROWS_WITH(b->restore(snapshot_bytes(s), "hall.lsr keyframe at tick 100"),
+                    Catch::StartsWith("hall.lsr keyframe at tick 100: state.walkers[0].pos.x: 3e+38 m is off floor 0 (0 .. 24 m, and 1 m beyond)"));
+  CHECK(b->hashes() == before);
+}
+
+TEST_CASE("station hostile - set_state refuses every value the model could never have made and names the field",
+          "[station][hostile][state]") {
+  const StationModel& m = hall_world();
+  const State& s0 = m.state();
+  const std::size_t placed = m.scenario().walkers.size();
+  // A spawned walker still walking, one done, one placed.
+  std::size_t sp = 0, done = 0;
+  for (std::size_t i = placed; i < s0.walkers.size(); ++i) {
+    if (!sp && s0.walkers[i].phase == Phase::Walking) sp = i;
+    if (!done && s0.walkers[i].phase == Phase::Done) done = i;
+  }
+  REQUIRE(sp >= placed);
+  REQUIRE(done >= placed);
+  REQUIRE(set_state_error(m, s0).empty());  // the state as made passes
+  const std::string S = "walkers[" + std::to_string(sp) + "]", R = "routes[" + std::to_string(sp) + "]";
+  const std::string D = "walkers[" + std::to_string(done) + "]";
+  struct Case {
+    std::string needle;
+    std::function<void(State&)> edit;
+  };
+  const std::vector<Case> cases = {
+      {"tick: a run is at most 4294967295 ticks", [](State& s) { s.tick = kMaxTicks + 1; }},
+      {"rng.key: not the scenario's spawn stream", [](State& s) { s.rng.key ^= 1; }},
+      {"routes: expected one route per walker", [](State& s) { s.routes.pop_back(); }},
+      {"portals: expected 3 portals", [](State& s) { s.portals.pop_back(); }},
+      {"areas: expected 1 areas", [](State& s) { s.areas.clear(); }},
+      {"crowd: expected 1 crowd fields", [](State& s) { s.crowd.push_back(s.crowd[0]); }},
+      {"crowd[0]: expected", [](State& s) { s.crowd[0].vy.pop_back(); }},
+      {"crowd[0].moving[5]: expected a count of bodies", [](State& s) { s.crowd[0].moving[5] = -1.0f; }},
+      {"crowd[0].standing[7]: expected a count of bodies", [](State& s) { s.crowd[0].standing[7] = kHuge; }},
+      {"crowd[0].vx[3]: expected a sum", [](State& s) { s.crowd[0].vx[3] = -kHuge; }},
+      {"walkers: expected the scenario's 2 placed walkers", [](State& s) { s.walkers.resize(1), s.routes.resize(1); }},
+      {"spawn_serial: expected the number of spawned walkers", [](State& s) { ++s.spawn_serial; }},
+      {"stats.spawned: expected the number of spawned walkers", [](State& s) { ++s.stats.spawned; }},
+      {"walkers[0].pos.x: 3e+38 m is off floor 0", [](State& s) { s.walkers[0].pos.x = kHuge; }},
+      {"walkers[1].pos.y: -1.5 m is off floor 0 (0 .. 14 m, and 1 m beyond)", [](State& s) { s.walkers[1].pos.y = -1.5f; }},
+      {S + ".vel.x: expected at most 50 m/s", [&](State& s) { s.walkers[sp].vel.x = kHuge; }},
+      {S + ".vel.y: expected at most 50 m/s", [&](State& s) { s.walkers[sp].vel.y = -50.5f; }},
+      {S + ".desired_speed: expected a sampled speed", [&](State& s) { s.walkers[sp].desired_speed = 1e6f; }},
+      {S + ".radius: expected a sampled radius", [&](State& s) { s.walkers[sp].radius = 5.0f; }},
+      {"walkers[0].desired_speed: not its desired speed (walker 0 is the scenario's $.walkers[0])",
+       [](State& s) { s.walkers[0].desired_speed = 1.0f; }},
+      {"walkers[1].radius: not its radius", [](State& s) { s.walkers[1].radius = 0.3f; }},
+      {"walkers[0].lane_share: expected 0", [](State& s) { s.walkers[0].lane_share = 0.5f; }},
+      {S + ".lane_share: not the lane share of spawn", [&](State& s) { s.walkers[sp].lane_share += 0.125f; }},
+      {S + ".floor: no floor 7", [&](State& s) { s.walkers[sp].floor = 7; }},
+      {S + ".destination: no portal 99", [&](State& s) { s.walkers[sp].destination = 99; }},
+      {S + ".destination: portal", [&](State& s) { s.walkers[sp].destination = static_cast<uint32_t>(s.walkers[sp].origin); }},
+      {S + ".origin: expected the portal that spawned it", [&](State& s) { s.walkers[sp].origin = 5; }},
+      {S + ".origin: expected the portal that spawned it", [&](State& s) { s.walkers[sp].origin = 2; }},  // despawn only
+      {S + ".origin: expected the portal that spawned it", [&](State& s) { s.walkers[sp].origin = -1; }},
+      {"walkers[0].origin: expected -1", [](State& s) { s.walkers[0].origin = 0; }},
+      {S + ".trip: not the trip its portal", [&](State& s) {
+         s.walkers[sp].trip = s.walkers[sp].trip == Trip::Board ? Trip::Alight : Trip::Board;
+       }},
+      {S + ".trip: unknown trip 7", [&](State& s) { s.walkers[sp].trip = static_cast<Trip>(7); }},
+      {S + ".phase: unknown phase 9", [&](State& s) { s.walkers[sp].phase = static_cast<Phase>(9); }},
+      {S + ".dir: expected a unit direction or zero", [&](State& s) { s.walkers[sp].dir = V2{3, 0}; }},
+      {S + ".drive: expected a point within the plan's 10 km", [&](State& s) { s.walkers[sp].drive.x = kHuge; }},
+      {S + ".slack_left: expected 0 .. 1.5 m", [&](State& s) { s.walkers[sp].slack_left = 2.0f; }},
+      {S + ".slack_right: expected 0 .. 1.5 m", [&](State& s) { s.walkers[sp].slack_right = -0.1f; }},
+      {S + ".sight_yaw: expected -0.6 .. 0.6 rad", [&](State& s) { s.walkers[sp].sight_yaw = 3.0f; }},
+      {S + ".headway: expected 0 .. 3 m", [&](State& s) { s.walkers[sp].headway = 1e30f; }},
+      {S + ".progress_ref: expected a distance", [&](State& s) { s.walkers[sp].progress_ref = -1.0f; }},
+      {S + ".stuck_s: expected 0 .. unstick_s (3 s)", [&](State& s) { s.walkers[sp].stuck_s = 1e30f; }},
+      {S + ".recheck_s: expected 0 .. 0.5 s", [&](State& s) { s.walkers[sp].recheck_s = -1.0f; }},
+      {S + ".ignore_s: expected 0 .. 1.6 s", [&](State& s) { s.walkers[sp].ignore_s = 100.0f; }},
+      {S + ".crowd_check_s: expected 0 .. 2 s", [&](State& s) { s.walkers[sp].crowd_check_s = 1e9f; }},
+      {S + ".crowd_ref: expected 0 .. 75 m", [&](State& s) { s.walkers[sp].crowd_ref = 1e9f; }},
+      {S + ".ignore_blocker: no blocker -7", [&](State& s) { s.walkers[sp].ignore_blocker = -7; }},
+      {S + ".ignore_blocker: no blocker 1 on floor 0", [&](State& s) { s.walkers[sp].ignore_blocker = 1; }},
+      {S + ".done_tick: expected 0 for a walking walker", [&](State& s) { s.walkers[sp].done_tick = 5; }},
+      {"stats.unsticks: expected the sum of the walkers' unsticks", [&](State& s) { ++s.walkers[sp].unsticks; }},
+      {D + ".vel: expected 0: a done or removed walker stands", [&](State& s) { s.walkers[done].vel = V2{1, 0}; }},
+      {D + ".done_tick: expected a tick before the state's 500", [&](State& s) { s.walkers[done].done_tick = 500; }},
+      {"stats.done: expected the", [](State& s) { ++s.stats.done; }},
+      {R + ".waypoints: expected at least one corner", [&](State& s) { s.routes[sp].waypoints.clear(), s.routes[sp].next = 0; }},
+      {R + ".next: corner", [&](State& s) { s.routes[sp].next = static_cast<uint32_t>(s.routes[sp].waypoints.size()); }},
+      {R + ".next_anchor: anchor 3 of 0", [&](State& s) { s.routes[sp].next_anchor = 3; }},
+      {R + ".anchors: spawned walkers have no waypoints of their own", [&](State& s) { s.routes[sp].anchors.push_back(V2{5, 5}); }},
+      {"routes[0].anchors: not its waypoints", [](State& s) { s.routes[0].anchors.push_back(V2{5, 5}); }},
+      {R + ".leg_start: off floor 0", [&](State& s) { s.routes[sp].leg_start.x = kHuge; }},
+      {R + ".waypoints[0]: expected a point within the plan's 10 km", [&](State& s) { s.routes[sp].waypoints[0].y = -kHuge; }},
+      {"portals[0].emitted: expected the", [](State& s) { ++s.portals[0].emitted; }},
+      {"portals[1].arrived: expected the", [](State& s) { ++s.portals[1].arrived; }},
+      {"portals[0].rotation: more turns than spawns", [](State& s) { s.portals[0].rotation = s.portals[0].emitted + 1; }},
+      {"portals[0].failed: more failed spawns than ticks", [](State& s) { s.portals[0].failed = 501; }},
+      {"stats.removed: expected the 0 removed walkers", [](State& s) { ++s.stats.removed; }},
+      {"areas[0].count: more than the", [](State& s) { s.areas[0].count = 1000000000; }},
+      {"areas[0].density: expected a density >= 0", [](State& s) { s.areas[0].density = -1.0f; }},
+      {"areas[0].los: expected 0 (A) .. 5 (F)", [](State& s) { s.areas[0].los = static_cast<Los>(9); }},
+      {"areas[0].los_peak: below this tick's level of service", [](State& s) { s.areas[0].los = Los::F, s.areas[0].los_peak = Los::E; }},
+      {"areas[0].ticks_above_bc: more ticks than the state's 500", [](State& s) { s.areas[0].ticks_above_bc = 501; }},
+  };
+  for (const auto& c : cases) {
+    INFO(c.needle);
+    State s = s0;
+    c.edit(s);
+    CHECK_THAT(set_state_error(m, s), Catch::StartsWith("state: " + c.needle));
+  }
+}
+
+TEST_CASE("station hostile - every state the bundled scenarios make passes set_state", "[station][hostile][state]") {
+  // The other side of the checks above: no state the model makes is refused
+  // (keyframes of every tick, replay --from, bisect).
+  struct Run {
+    const char* fixture;
+    int ticks;
+  };
+  for (const Run r : {Run{"station/hall.json", 1200}, Run{"station/corridor.json", 800}, Run{"station/rimea6.json", 1200},
+                      Run{"station/rimea12.json", 400}, Run{"station/rimea4_d050.json", 240},
+                      Run{"station/rimea9_small_four.json", 600}}) {
+    INFO(r.fixture);
+    StationModel m = make(fixture(r.fixture));
+    StationModel fresh = make(fixture(r.fixture));
+    for (int k = 0; k <= r.ticks; ++k) {
+      if (k % 10 == 0 || k < 5) {
+        INFO("tick " << k);
+        REQUIRE_NOTHROW(fresh.set_state(m.state()));
+        REQUIRE(hash_state(fresh.state()) == hash_state(m.state()));
+      }
+      m.step(m.scripted_input());
+    }
+  }
+}
