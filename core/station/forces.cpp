@@ -4,6 +4,7 @@
 // refuses a step into a solid.
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "station/station.h"
 
@@ -40,10 +41,21 @@ constexpr float kFix = 4294967296.0f;  // 2^32
 constexpr float kFixInv = 1.0f / 4294967296.0f;
 constexpr float kFixClamp = 1.0e6f;  // m/s^2, far beyond any contact
 inline int64_t to_fix(float a) {
+  // Clamped in float first: |a| <= 1e6 is under 2^52 units, inside int64.
   a = a > kFixClamp ? kFixClamp : (a < -kFixClamp ? -kFixClamp : a);
   return static_cast<int64_t>(a * kFix);
 }
-inline float from_fix(int64_t v) { return static_cast<float>(v) * kFixInv; }
+// A walker's sum: 128-bit, so that no number of neighbours and walls can
+// overflow it (every term is at most 2^52 units: an int64 would overflow after
+// 2,048 clamped terms, and a scenario may place that many bodies in a pile),
+// and still associative, so the total does not depend on the order. Clamped to
+// int64 before the conversion: inside that range (every run that is not
+// such a pile) the result is the int64 sum's, bit for bit.
+__extension__ typedef __int128 FixSum;
+inline float from_fix(FixSum v) {
+  constexpr FixSum lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+  return static_cast<float>(static_cast<int64_t>(v < lo ? lo : (v > hi ? hi : v))) * kFixInv;
+}
 
 }  // namespace
 
@@ -67,6 +79,8 @@ void StationModel::rebuild_neighbours() {
   gr.cell = need > 2.0f ? need : 2.0f;
   gr.x0 = minx - 1.0f;
   gr.y0 = miny - 1.0f;
+  // Floors lie within +-10 km (the scenario's limit) and cells are 2 m or more,
+  // so nx, ny <= 10,002 and every cell index below nx * ny < 2^27.
   gr.nx = static_cast<int32_t>((maxx + 1.0f - gr.x0) / gr.cell) + 1;
   gr.ny = static_cast<int32_t>((maxy + 1.0f - gr.y0) / gr.cell) + 1;
   const std::size_t ncell = static_cast<std::size_t>(gr.nx) * static_cast<std::size_t>(gr.ny);
@@ -75,6 +89,7 @@ void StationModel::rebuild_neighbours() {
   for (uint32_t i = 0; i < n; ++i) {
     const Walker& w = state_.walkers[i];
     if (w.phase != Phase::Walking) continue;
+    // cx, cy clip any position to the grid (a body pushed off its floor is counted in an edge cell).
     const auto c = static_cast<uint32_t>(gr.cy(w.pos.y) * gr.nx + gr.cx(w.pos.x));
     cell_of[i] = c;
     ++gr.start[c + 1];
@@ -292,7 +307,7 @@ void StationModel::accelerations(float h) {
   for (uint32_t i = 0; i < n; ++i) {
     const Walker& w = state_.walkers[i];
     if (w.phase != Phase::Walking) continue;
-    int64_t ax = 0, ay = 0;
+    FixSum ax = 0, ay = 0;
     const V2 e = w.dir;
     for (uint32_t k = nb_start_[i]; k < nb_start_[i + 1]; ++k) {
       const Walker& o = state_.walkers[nb_items_[k]];

@@ -80,12 +80,12 @@ float signed_area2(const std::vector<Vec2>& pts) {
   return s;
 }
 
-// floor() as an int, clamped to +-1e9 first so that a far-away point cannot overflow the cast.
 /// Metres of cost to whole millimetres (round half up; v >= 0, bounded by the extra-cost limit).
 int64_t to_mm(float metres) { return static_cast<int64_t>(metres * 1000.0f + 0.5f); }
 /// A cost already in millimetres, rounded to whole millimetres.
 int64_t to_mm_steps(float mm) { return static_cast<int64_t>(mm + 0.5f); }
 
+// floor() as an int, clamped to +-1e9 first so that a far-away point cannot overflow the cast.
 int32_t floor_to_int(float v) { return static_cast<int32_t>(std::floor(std::clamp(v, -1e9f, 1e9f))); }
 
 }  // namespace
@@ -137,7 +137,8 @@ NavGrid::NavGrid(const GridInput& in) {
   const double cols = std::floor(static_cast<double>((maxx - minx) / cell_)) + 1.0;
   const double rows = std::floor(static_cast<double>((maxy - miny) / cell_)) + 1.0;
   if (cols * rows > static_cast<double>(kMaxCells))
-    bad("walkable", "the floor needs " + std::to_string(static_cast<int64_t>(cols * rows)) +
+    bad("walkable", "the floor needs " +
+                        (cols * rows < 1e15 ? std::to_string(static_cast<int64_t>(cols * rows)) : std::string("more than 10^15")) +
                         " cells of " + std::to_string(cell_) + " m, more than the limit " +
                         std::to_string(kMaxCells));
   nx_ = static_cast<int32_t>(cols);

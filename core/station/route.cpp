@@ -122,6 +122,7 @@ void StationModel::crowd_phase() {
         crowd_count_[k] += 1;
       } else {
         crowd_count_[k + 1] += 1;
+        // |vel.x| <= sp and sp >= 0.2 m/s: each term is within +-2^16, the sum of 2,000,000 far inside int64.
         crowd_count_[k + 2] += static_cast<int64_t>(wk.vel.x / sp * kFixV);
         crowd_count_[k + 3] += static_cast<int64_t>(wk.vel.y / sp * kFixV);
       }

@@ -32,11 +32,25 @@ int mode_code(const std::string& m) {
   return -1;
 }
 
+// Limits (docs/station.md, "Limits"): every coordinate within +-10 km, so that
+// no difference, product or grid index of the plan can overflow.
+bool coord_ok(V2 p) { return p.x >= -kMaxCoord && p.x <= kMaxCoord && p.y >= -kMaxCoord && p.y <= kMaxCoord; }
+
+void check_point(const JsonReader& r, V2 p, const std::string& path) {
+  if (!coord_ok(p))
+    r.fail(path, "a coordinate must lie within +-" + num_text(kMaxCoord) + " m of the origin (10 km), got [" + num_text(p.x) +
+                     ", " + num_text(p.y) + "]");
+}
+
 void check_polygon(const JsonReader& r, const Polygon& p, const std::string& path) {
   if (p.size() < 3) r.fail(path, "a polygon needs at least 3 corners, got " + std::to_string(p.size()));
+  for (std::size_t i = 0; i < p.size(); ++i) check_point(r, p[i], at(path, i));
   const float a = signed_area(p);
   if (!(a > 1e-6f || a < -1e-6f)) r.fail(path, "a polygon needs a non-zero area");
 }
+
+// Whole metres of a span for a message (a span of any finite floats: the conversion stays in range).
+std::string metres(double d) { return d < 1e15 ? std::to_string(static_cast<int64_t>(d)) : std::string("more than 10^15"); }
 
 std::string floor_ids(const Scenario& sc) {
   std::string s;
@@ -65,6 +79,9 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
   if (sc.dt != kDt)
     r.fail("$.dt", "the station model steps at 20 Hz: dt must be 0.05 s (got " + std::to_string(sc.dt) +
                        "); run more ticks for a longer time instead");
+  if (sc.ticks > kMaxTicks)
+    r.fail("$.ticks", "a run is at most " + std::to_string(kMaxTicks) + " ticks (a walker's done_tick is a u32), got " +
+                          std::to_string(sc.ticks));
   if (sc.keep != "right" && sc.keep != "left") r.fail("$.keep", "expected \"right\" or \"left\", got \"" + sc.keep + "\"");
   if (!(sc.unstick_s > 0.0f)) r.fail("$.unstick_s", "expected a time > 0 s");
   const auto& pop = sc.population;
@@ -72,6 +89,19 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
   if (!(pop.radius > 0.0f)) r.fail("$.population.radius", "expected a radius > 0 m");
   if (!(pop.p_impaired >= 0.0f && pop.p_impaired <= 1.0f)) r.fail("$.population.p_impaired", "expected a probability 0..1");
   if (!(pop.p_disable >= 0.0f && pop.p_disable <= 1.0f)) r.fail("$.population.p_disable", "expected a probability 0..1");
+  {
+    // The fastest and largest walker sampling can make (u = 1: the speed, and
+    // with it the radius, grows with u), against the limits: the routing
+    // grid's largest body, and a speed whose moves stay inside the walls each
+    // walker gathers per tick (docs/station.md, "Limits").
+    const Sampled top = sample_body(pop, 1.0f);
+    if (!(top.desired_speed <= kMaxDesiredSpeed))
+      r.fail("$.population.desired_speed", "with speed_jitter " + num_text(pop.speed_jitter) + " the fastest walker would want " +
+                                               num_text(top.desired_speed) + " m/s; at most " + num_text(kMaxDesiredSpeed) + " m/s");
+    if (!(top.radius <= kMaxRadius))
+      r.fail("$.population.radius", "the largest sampled body would be " + num_text(top.radius) + " m (1.02 x the base); at most " +
+                                        num_text(kMaxRadius) + " m, the routing grid's largest body");
+  }
 
   if (sc.floors.empty()) r.fail("$.floors", "expected at least one floor");
   for (std::size_t f = 0; f < sc.floors.size(); ++f) {
@@ -80,7 +110,6 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
     for (std::size_t g = 0; g < f; ++g)
       if (sc.floors[g].id == fl.id) r.fail(fp + ".id", "duplicate floor id \"" + fl.id + "\"");
     if (fl.walkable.empty()) r.fail(fp + ".walkable", "expected at least one walkable outline");
-    for (std::size_t k = 0; k < fl.walkable.size(); ++k) check_polygon(r, fl.walkable[k], at(fp + ".walkable", k));
     {
       // The routing grid's size limit, checked here so that a vast floor is a
       // scenario error by JSON path and not a failed allocation later.
@@ -94,15 +123,19 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
         }
       const double cells = (std::floor((hx - lx) / kNavCell) + 1.0) * (std::floor((hy - ly) / kNavCell) + 1.0);
       if (!first && cells > static_cast<double>(NavGrid::kMaxCells))
-        r.fail(fp + ".walkable", "the floor spans " + std::to_string(static_cast<int64_t>(hx - lx)) + " x " +
-                                     std::to_string(static_cast<int64_t>(hy - ly)) + " m; its 0.7 m routing grid would need more than " +
+        r.fail(fp + ".walkable", "the floor spans " + metres(hx - lx) + " x " + metres(hy - ly) +
+                                     " m; its 0.7 m routing grid would need more than " +
                                      std::to_string(NavGrid::kMaxCells) + " cells");
     }
+    // (After the span, so that a vast floor is named as one.)
+    for (std::size_t k = 0; k < fl.walkable.size(); ++k) check_polygon(r, fl.walkable[k], at(fp + ".walkable", k));
     for (std::size_t k = 0; k < fl.obstacles.size(); ++k) check_polygon(r, fl.obstacles[k], at(fp + ".obstacles", k));
     for (std::size_t k = 0; k < fl.holes.size(); ++k) check_polygon(r, fl.holes[k], at(fp + ".holes", k));
     for (std::size_t k = 0; k < fl.voids.size(); ++k) check_polygon(r, fl.voids[k], at(fp + ".voids", k));
     for (std::size_t k = 0; k < fl.walls.size(); ++k) {
       const auto& w = fl.walls[k];
+      if (!coord_ok(V2{w.x0, w.y0}) || !coord_ok(V2{w.x1, w.y1}))
+        r.fail(at(fp + ".walls", k), "a coordinate must lie within +-" + num_text(kMaxCoord) + " m of the origin (10 km)");
       if (w.x0 == w.x1 && w.y0 == w.y1) r.fail(at(fp + ".walls", k), "a wall needs two distinct ends");
     }
   }
@@ -132,7 +165,8 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
       const int32_t q = portal_index(sc, tg.portal);
       if (q < 0) r.fail(tp + ".portal", "no portal \"" + tg.portal + "\"");
       if (!accepts(q)) r.fail(tp + ".portal", "portal \"" + tg.portal + "\" does not accept arrivals (its mode is spawn)");
-      if (!(tg.weight >= 0.0f)) r.fail(tp + ".weight", "expected a weight >= 0");
+      if (!(tg.weight >= 0.0f && tg.weight <= kMaxWeight))
+        r.fail(tp + ".weight", "expected a weight 0 .. " + num_text(kMaxWeight) + " (their sum must stay finite)");
       if (tg.weight > 0.0f) positive = true;
     }
     if (!po.targets.empty() && !positive) r.fail(pp + ".targets", "expected at least one target with a weight > 0");
@@ -149,7 +183,7 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
     }
     if (mode_code(po.mode) != 1) total += po.count;
   }
-  if (total > 2'000'000) r.fail("$", "more than 2,000,000 walkers (" + std::to_string(total) + ")");
+  if (total > kMaxWalkers) r.fail("$", "more than 2,000,000 walkers (" + std::to_string(total) + ")");
 
   for (std::size_t w = 0; w < sc.walkers.size(); ++w) {
     const auto& ws = sc.walkers[w];
@@ -161,8 +195,15 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
     if (!accepts(d)) r.fail(wp + ".destination", "portal \"" + ws.destination + "\" does not accept arrivals (its mode is spawn)");
     if (!ws.trip.empty() && ws.trip != "board" && ws.trip != "alight")
       r.fail(wp + ".trip", "expected \"board\" or \"alight\", got \"" + ws.trip + "\"");
-    if (!(ws.desired_speed >= 0.0f)) r.fail(wp + ".desired_speed", "expected a speed >= 0 m/s (0: the population's)");
-    if (!(ws.radius >= 0.0f)) r.fail(wp + ".radius", "expected a radius >= 0 m (0: the population's)");
+    if (!(ws.desired_speed >= 0.0f && ws.desired_speed <= kMaxDesiredSpeed))
+      r.fail(wp + ".desired_speed", "expected a speed 0 .. " + num_text(kMaxDesiredSpeed) + " m/s (0: the population's)");
+    if (!(ws.radius >= 0.0f && ws.radius <= kMaxRadius))
+      r.fail(wp + ".radius", "expected a radius 0 .. " + num_text(kMaxRadius) + " m (0: the population's; " +
+                                 num_text(kMaxRadius) + " m is the routing grid's largest body)");
+    if (!(std::fabs(ws.velocity.x) <= kMaxImpulse && std::fabs(ws.velocity.y) <= kMaxImpulse))
+      r.fail(wp + ".velocity", "expected at most " + num_text(kMaxImpulse) + " m/s in x and in y, got [" + num_text(ws.velocity.x) +
+                                   ", " + num_text(ws.velocity.y) + "]");
+    for (std::size_t k = 0; k < ws.waypoints.size(); ++k) check_point(r, ws.waypoints[k], at(wp + ".waypoints", k));
     if (in_solid(sc, static_cast<uint32_t>(f), ws.position))
       r.fail(wp + ".position", "the walker stands outside the walkable floor or inside a solid");
     for (std::size_t k = 0; k < w; ++k)
@@ -182,6 +223,12 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
     if (ev.walker >= total)
       r.fail(at("$.script", e) + ".walker",
              "no walker " + std::to_string(ev.walker) + " (the scenario can have " + std::to_string(total) + ")");
+    if (ev.tick >= kMaxTicks)
+      r.fail(at("$.script", e) + ".tick", "expected a tick below " + std::to_string(kMaxTicks) + " (the longest run), got " +
+                                              std::to_string(ev.tick));
+    if (ev.kind == "impulse" && !(std::fabs(ev.value.x) <= kMaxImpulse && std::fabs(ev.value.y) <= kMaxImpulse))
+      r.fail(at("$.script", e) + ".value", "an impulse is a velocity change of at most " + num_text(kMaxImpulse) +
+                                               " m/s in x and in y, got [" + num_text(ev.value.x) + ", " + num_text(ev.value.y) + "]");
   }
   return sc;
 }
@@ -241,6 +288,7 @@ void build_wall_grid(FloorGeom& g) {
   gr.cell = 2.0f;
   gr.x0 = g.minx - 1.0f;
   gr.y0 = g.miny - 1.0f;
+  // The floor lies within +-10 km (load_scenario): nx, ny <= 10,002, indices below 2^27.
   gr.nx = static_cast<int32_t>((g.maxx + 1.0f - gr.x0) / gr.cell) + 1;
   gr.ny = static_cast<int32_t>((g.maxy + 1.0f - gr.y0) / gr.cell) + 1;
   const std::size_t ncell = static_cast<std::size_t>(gr.nx) * static_cast<std::size_t>(gr.ny);
@@ -336,9 +384,10 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
     g.area_m2 = a < 0.0f ? -a : a;
     areas_.push_back(g);
   }
-  script_by_tick_ = sc.script;
+  script_by_tick_.resize(sc.script.size());
+  for (std::size_t e = 0; e < sc.script.size(); ++e) script_by_tick_[e] = static_cast<uint32_t>(e);
   std::stable_sort(script_by_tick_.begin(), script_by_tick_.end(),
-                   [](const ScriptEvent& a, const ScriptEvent& b) { return a.tick < b.tick; });
+                   [&](uint32_t a, uint32_t b) { return sc.script[a].tick < sc.script[b].tick; });
 
   // The state at tick 0.
   state_.rng = RngStream(sc.seed, "station.spawn");
@@ -374,33 +423,193 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
 }
 
 void StationModel::set_state(const State& s) {
-  if (s.routes.size() != s.walkers.size())
-    throw InputError("state", "routes", "expected one route per walker (" + std::to_string(s.walkers.size()) + "), got " +
-                                            std::to_string(s.routes.size()));
-  if (s.portals.size() != portals_.size())
-    throw InputError("state", "portals", "expected " + std::to_string(portals_.size()) + " portals");
-  if (s.areas.size() != areas_.size()) throw InputError("state", "areas", "expected " + std::to_string(areas_.size()) + " areas");
-  if (s.crowd.size() != grids_.size())
-    throw InputError("state", "crowd", "expected " + std::to_string(grids_.size()) + " crowd fields (one per floor)");
+  // Refuse every state the model could never have made (the model contract;
+  // docs/station.md, "Limits"; spec note S23), naming the field: sizes against
+  // each other and the scenario, every index, every count against what it
+  // counts, every timer within its period, bodies as population sampling or
+  // the scenario made them, points within the floor (positions) or the plan's
+  // 10 km (drive points, corners), speeds within 50 m/s. NaN and infinities
+  // were refused before (the adapter). Nothing is changed unless all pass.
+  auto bad = [](const std::string& at, const std::string& what) { throw InputError("state", at, what); };
+  auto within = [](float v, float lo, float hi) { return v >= lo && v <= hi; };
+  const Scenario& sc = scenario_;
+  const std::size_t n_placed = sc.walkers.size();
+  const std::size_t n = s.walkers.size();
+
+  // ---- the world, its sizes
+  if (s.tick > kMaxTicks) bad("tick", "a run is at most " + std::to_string(kMaxTicks) + " ticks, got " + std::to_string(s.tick));
+  if (s.rng.key != RngStream(sc.seed, "station.spawn").key)
+    bad("rng.key", "not the scenario's spawn stream (\"station.spawn\" of seed " + std::to_string(sc.seed) + ")");
+  if (s.routes.size() != n)
+    bad("routes", "expected one route per walker (" + std::to_string(n) + "), got " + std::to_string(s.routes.size()));
+  if (s.portals.size() != portals_.size()) bad("portals", "expected " + std::to_string(portals_.size()) + " portals");
+  if (s.areas.size() != areas_.size()) bad("areas", "expected " + std::to_string(areas_.size()) + " areas");
+  if (s.crowd.size() != grids_.size()) bad("crowd", "expected " + std::to_string(grids_.size()) + " crowd fields (one per floor)");
+  if (n < n_placed)
+    bad("walkers", "expected the scenario's " + std::to_string(n_placed) + " placed walkers and those spawned since, got " +
+                       std::to_string(n) + " walkers");
+  const std::size_t spawned = n - n_placed;
+  if (s.spawn_serial != spawned)
+    bad("spawn_serial", "expected the number of spawned walkers (" + std::to_string(spawned) + "), got " + std::to_string(s.spawn_serial));
+  if (s.stats.spawned != spawned)
+    bad("stats.spawned", "expected the number of spawned walkers (" + std::to_string(spawned) + "), got " + std::to_string(s.stats.spawned));
+
+  // ---- the crowd fields: counts of bodies over a window, so 0 .. every walker there can be
+  const float most = static_cast<float>(kMaxWalkers);
   for (std::size_t f = 0; f < grids_.size(); ++f) {
     const auto cells = static_cast<std::size_t>(grids_[f]->cell_count());
     const CrowdField& cf = s.crowd[f];
+    const std::string fp = "crowd[" + std::to_string(f) + "]";
     if (cf.standing.size() != cells || cf.moving.size() != cells || cf.vx.size() != cells || cf.vy.size() != cells)
-      throw InputError("state", "crowd[" + std::to_string(f) + "]",
-                       "expected " + std::to_string(cells) + " cells in each of standing, moving, vx, vy");
+      bad(fp, "expected " + std::to_string(cells) + " cells in each of standing, moving, vx, vy");
+    for (std::size_t c = 0; c < cells; ++c) {
+      const std::string cp = "[" + std::to_string(c) + "]";
+      if (!within(cf.standing[c], 0.0f, most)) bad(fp + ".standing" + cp, "expected a count of bodies 0 .. 2,000,000");
+      if (!within(cf.moving[c], 0.0f, most)) bad(fp + ".moving" + cp, "expected a count of bodies 0 .. 2,000,000");
+      if (!within(cf.vx[c], -most, most)) bad(fp + ".vx" + cp, "expected a sum of unit velocities within +-2,000,000");
+      if (!within(cf.vy[c], -most, most)) bad(fp + ".vy" + cp, "expected a sum of unit velocities within +-2,000,000");
+    }
   }
-  for (std::size_t i = 0; i < s.walkers.size(); ++i) {
-    const auto& w = s.walkers[i];
+
+  // ---- walkers and their routes
+  constexpr float kWorld = kMaxCoord + 2.0f;     // drive points and corners: the plan's points, a lane shift off
+  constexpr float kMaxDistance = 3.0f * kMaxCoord;  // any distance within the plan
+  constexpr float kMaxYaw = 0.6f;                 // sight's largest turn (forces.cpp, kSidestepMaxYaw)
+  const float max_crowd_ref = kCrowdCheckM * kCrowdWeight * kCrowdMaxExcess * 1.01f;  // 15 m at 5 per metre, rounding
+  const Sampled slow = sample_body(sc.population, -1.0f), fast = sample_body(sc.population, 1.0f);
+  std::vector<uint32_t> emitted(portals_.size(), 0), arrived(portals_.size(), 0);
+  uint32_t done = 0, removed = 0, unsticks = 0;  // unsticks: the u32 sum, as the stats count it
+  for (std::size_t i = 0; i < n; ++i) {
+    const Walker& w = s.walkers[i];
+    const Route& rt = s.routes[i];
     const std::string p = "walkers[" + std::to_string(i) + "]";
-    if (w.floor >= floors_.size()) throw InputError("state", p + ".floor", "no floor " + std::to_string(w.floor));
-    if (w.destination >= portals_.size())
-      throw InputError("state", p + ".destination", "no portal " + std::to_string(w.destination));
-    if (w.ignore_blocker >= static_cast<int32_t>(floors_[w.floor].blockers.size()))
-      throw InputError("state", p + ".ignore_blocker", "no blocker " + std::to_string(w.ignore_blocker));
-    if (static_cast<uint8_t>(w.phase) > 2) throw InputError("state", p + ".phase", "unknown phase");
-    const auto& rt = s.routes[i];
-    if (rt.next > rt.waypoints.size() || rt.next_anchor > rt.anchors.size())
-      throw InputError("state", "routes[" + std::to_string(i) + "]", "route index beyond its waypoints");
+    const std::string rp = "routes[" + std::to_string(i) + "]";
+    if (static_cast<uint8_t>(w.phase) > 2) bad(p + ".phase", "unknown phase " + std::to_string(static_cast<int>(w.phase)));
+    if (static_cast<uint8_t>(w.trip) > 1) bad(p + ".trip", "unknown trip " + std::to_string(static_cast<int>(w.trip)));
+    if (w.floor >= floors_.size()) bad(p + ".floor", "no floor " + std::to_string(w.floor));
+    if (w.destination >= portals_.size()) bad(p + ".destination", "no portal " + std::to_string(w.destination));
+    if (!portals_[w.destination].accepts())
+      bad(p + ".destination", "portal " + std::to_string(w.destination) + " does not accept arrivals (its mode is spawn)");
+    // Who made the body: the scenario (the first walkers, in its order) or a portal's sampling.
+    if (i < n_placed) {
+      const WalkerSpec& ws = sc.walkers[i];
+      const std::string by = " (walker " + std::to_string(i) + " is the scenario's $.walkers[" + std::to_string(i) + "])";
+      const auto dest = static_cast<uint32_t>(portal_index(sc, ws.destination));
+      const Trip trip = ws.trip == "alight" ? Trip::Alight
+                        : ws.trip == "board" ? Trip::Board
+                        : portals_[dest].street ? Trip::Alight : Trip::Board;
+      if (w.origin != -1) bad(p + ".origin", "expected -1" + by);
+      if (w.floor != static_cast<uint32_t>(floor_index(sc, ws.floor))) bad(p + ".floor", "not its floor" + by);
+      if (w.destination != dest) bad(p + ".destination", "not its destination" + by);
+      if (w.trip != trip) bad(p + ".trip", "not its trip" + by);
+      if (w.desired_speed != (ws.desired_speed > 0.0f ? ws.desired_speed : sc.population.desired_speed))
+        bad(p + ".desired_speed", "not its desired speed" + by);
+      if (w.radius != (ws.radius > 0.0f ? ws.radius : sc.population.radius)) bad(p + ".radius", "not its radius" + by);
+      if (w.lane_share != 0.0f) bad(p + ".lane_share", "expected 0: placed walkers follow the centre line" + by);
+      if (rt.anchors != ws.waypoints) bad(rp + ".anchors", "not its waypoints" + by);
+    } else {
+      if (w.origin < 0 || static_cast<std::size_t>(w.origin) >= portals_.size() ||
+          portals_[static_cast<std::size_t>(w.origin)].mode == PortalMode::Despawn)
+        bad(p + ".origin", "expected the portal that spawned it, got " + std::to_string(w.origin));
+      const auto o = static_cast<std::size_t>(w.origin);
+      const PortalGeom& g = portals_[o];
+      if (w.floor != g.floor) bad(p + ".floor", "not the floor of its portal " + std::to_string(o));
+      if (w.trip != (g.street ? Trip::Board : Trip::Alight)) bad(p + ".trip", "not the trip its portal " + std::to_string(o) + " gives");
+      bool can = false;  // a destination its portal can draw (spawn.cpp, draw_destination)
+      if (!g.target_portals.empty()) {
+        for (uint32_t t : g.target_portals) can = can || t == w.destination;
+      } else if (g.named_target >= 0) {
+        can = w.destination == static_cast<uint32_t>(g.named_target);
+      } else {
+        can = w.destination != o;
+      }
+      if (!can) bad(p + ".destination", "portal " + std::to_string(o) + " never sends walkers to portal " + std::to_string(w.destination));
+      if (!within(w.desired_speed, slow.desired_speed, fast.desired_speed))
+        bad(p + ".desired_speed", "expected a sampled speed " + num_text(slow.desired_speed) + " .. " + num_text(fast.desired_speed) +
+                                      " m/s (seed 002, Population), got " + num_text(w.desired_speed));
+      if (!within(w.radius, slow.radius, fast.radius))
+        bad(p + ".radius", "expected a sampled radius " + num_text(slow.radius) + " .. " + num_text(fast.radius) + " m, got " +
+                               num_text(w.radius));
+      if (w.lane_share != lane_share_of(static_cast<uint32_t>(i - n_placed)))
+        bad(p + ".lane_share", "not the lane share of spawn " + std::to_string(i - n_placed) + " (S5)");
+      if (!rt.anchors.empty()) bad(rp + ".anchors", "spawned walkers have no waypoints of their own");
+      ++emitted[o];
+    }
+    // Where it is: on its floor (within the floor's box and a margin); its plan's points within the plan.
+    const FloorGeom& fl = floors_[w.floor];
+    auto on_floor = [&](V2 q) {
+      return within(q.x, fl.minx - kStateMargin, fl.maxx + kStateMargin) && within(q.y, fl.miny - kStateMargin, fl.maxy + kStateMargin);
+    };
+    auto in_world = [&](V2 q) { return within(q.x, -kWorld, kWorld) && within(q.y, -kWorld, kWorld); };
+    if (!on_floor(w.pos)) {
+      const bool x = !within(w.pos.x, fl.minx - kStateMargin, fl.maxx + kStateMargin);
+      bad(p + (x ? ".pos.x" : ".pos.y"), num_text(x ? w.pos.x : w.pos.y) + " m is off floor " + std::to_string(w.floor) + " (" +
+                                             (x ? num_text(fl.minx) + " .. " + num_text(fl.maxx) : num_text(fl.miny) + " .. " + num_text(fl.maxy)) +
+                                             " m, and 1 m beyond)");
+    }
+    if (w.phase == Phase::Walking) {
+      if (!within(w.vel.x, -kMaxImpulse, kMaxImpulse)) bad(p + ".vel.x", "expected at most 50 m/s, got " + num_text(w.vel.x));
+      if (!within(w.vel.y, -kMaxImpulse, kMaxImpulse)) bad(p + ".vel.y", "expected at most 50 m/s, got " + num_text(w.vel.y));
+      if (w.done_tick != 0) bad(p + ".done_tick", "expected 0 for a walking walker");
+    } else {
+      if (!(w.vel == V2{})) bad(p + ".vel", "expected 0: a done or removed walker stands");
+      if (!(w.done_tick < s.tick)) bad(p + ".done_tick", "expected a tick before the state's " + std::to_string(s.tick));
+      if (w.phase == Phase::Done) ++done, ++arrived[w.destination];
+      else ++removed;
+    }
+    if (!(sqr_length(w.dir) <= 1.001f)) bad(p + ".dir", "expected a unit direction or zero");
+    if (!in_world(w.drive)) bad(p + ".drive", "expected a point within the plan's 10 km");
+    if (!within(w.slack_left, 0.0f, kMaxSlack)) bad(p + ".slack_left", "expected 0 .. 1.5 m");
+    if (!within(w.slack_right, 0.0f, kMaxSlack)) bad(p + ".slack_right", "expected 0 .. 1.5 m");
+    if (!within(w.sight_yaw, -kMaxYaw, kMaxYaw)) bad(p + ".sight_yaw", "expected -0.6 .. 0.6 rad");
+    if (!within(w.headway, 0.0f, kHeadwayCap)) bad(p + ".headway", "expected 0 .. 3 m");
+    if (!within(w.progress_ref, 0.0f, kMaxDistance)) bad(p + ".progress_ref", "expected a distance within the plan");
+    if (!within(w.stuck_s, 0.0f, sc.unstick_s)) bad(p + ".stuck_s", "expected 0 .. unstick_s (" + num_text(sc.unstick_s) + " s)");
+    if (!within(w.recheck_s, 0.0f, kLegRecheckS)) bad(p + ".recheck_s", "expected 0 .. 0.5 s");
+    if (!within(w.ignore_s, 0.0f, kIgnoreObstacleS)) bad(p + ".ignore_s", "expected 0 .. 1.6 s");
+    if (!within(w.crowd_check_s, 0.0f, kCrowdCheckS)) bad(p + ".crowd_check_s", "expected 0 .. 2 s");
+    if (!within(w.crowd_ref, 0.0f, max_crowd_ref)) bad(p + ".crowd_ref", "expected 0 .. 75 m equivalent (15 m at most 5 per metre)");
+    if (w.ignore_blocker < -1 || w.ignore_blocker >= static_cast<int32_t>(fl.blockers.size()))
+      bad(p + ".ignore_blocker", "no blocker " + std::to_string(w.ignore_blocker) + " on floor " + std::to_string(w.floor) + " (-1: none)");
+    unsticks += w.unsticks;
+    // The route: a planned leg (never empty), its indices within it.
+    if (rt.waypoints.empty()) bad(rp + ".waypoints", "expected at least one corner (the last is the anchor or the goal)");
+    if (rt.next >= rt.waypoints.size())
+      bad(rp + ".next", "corner " + std::to_string(rt.next) + " of " + std::to_string(rt.waypoints.size()));
+    if (rt.next_anchor > rt.anchors.size())
+      bad(rp + ".next_anchor", "anchor " + std::to_string(rt.next_anchor) + " of " + std::to_string(rt.anchors.size()));
+    if (!on_floor(rt.leg_start)) bad(rp + ".leg_start", "off floor " + std::to_string(w.floor) + " (its box and 1 m)");
+    for (std::size_t k = 0; k < rt.waypoints.size(); ++k)
+      if (!in_world(rt.waypoints[k])) bad(rp + ".waypoints[" + std::to_string(k) + "]", "expected a point within the plan's 10 km");
+  }
+
+  // ---- counts against what they count
+  for (std::size_t q = 0; q < portals_.size(); ++q) {
+    const PortalState& ps = s.portals[q];
+    const std::string pp = "portals[" + std::to_string(q) + "]";
+    if (ps.emitted != emitted[q])
+      bad(pp + ".emitted", "expected the " + std::to_string(emitted[q]) + " walkers it spawned, got " + std::to_string(ps.emitted));
+    if (ps.emitted > sc.portals[q].count)
+      bad(pp + ".emitted", "more than its count " + std::to_string(sc.portals[q].count));
+    if (ps.arrived != arrived[q])
+      bad(pp + ".arrived", "expected the " + std::to_string(arrived[q]) + " walkers done there, got " + std::to_string(ps.arrived));
+    if (ps.rotation > ps.emitted) bad(pp + ".rotation", "more turns than spawns (" + std::to_string(ps.emitted) + ")");
+    if (ps.failed > s.tick) bad(pp + ".failed", "more failed spawns than ticks (at most one a tick)");
+  }
+  if (s.stats.done != done) bad("stats.done", "expected the " + std::to_string(done) + " done walkers");
+  if (s.stats.removed != removed) bad("stats.removed", "expected the " + std::to_string(removed) + " removed walkers");
+  if (s.stats.unsticks != unsticks) bad("stats.unsticks", "expected the sum of the walkers' unsticks (" + std::to_string(unsticks) + ")");
+  for (std::size_t a = 0; a < areas_.size(); ++a) {
+    const AreaState& ar = s.areas[a];
+    const std::string ap = "areas[" + std::to_string(a) + "]";
+    if (ar.count > n) bad(ap + ".count", "more than the " + std::to_string(n) + " walkers");
+    if (!(ar.density >= 0.0f)) bad(ap + ".density", "expected a density >= 0");
+    if (!(ar.mean_speed >= 0.0f)) bad(ap + ".mean_speed", "expected a speed >= 0");
+    if (!(ar.flow_per_min >= 0.0f)) bad(ap + ".flow_per_min", "expected a flow >= 0");
+    if (static_cast<uint8_t>(ar.los) > static_cast<uint8_t>(Los::F)) bad(ap + ".los", "expected 0 (A) .. 5 (F)");
+    if (static_cast<uint8_t>(ar.los_peak) > static_cast<uint8_t>(Los::F)) bad(ap + ".los_peak", "expected 0 (A) .. 5 (F)");
+    if (ar.los_peak < ar.los) bad(ap + ".los_peak", "below this tick's level of service");
+    if (ar.ticks_above_bc > s.tick) bad(ap + ".ticks_above_bc", "more ticks than the state's " + std::to_string(s.tick));
   }
   state_ = s;
   crowd_fresh_.clear();
@@ -409,9 +618,11 @@ void StationModel::set_state(const State& s) {
 Input StationModel::scripted_input() const {
   Input in;
   auto it = std::lower_bound(script_by_tick_.begin(), script_by_tick_.end(), state_.tick,
-                             [](const ScriptEvent& e, uint64_t t) { return e.tick < t; });
-  for (; it != script_by_tick_.end() && it->tick == state_.tick; ++it)
-    in.events.push_back(Event{it->walker, it->kind == "remove" ? EventKind::Remove : EventKind::Impulse, it->value});
+                             [&](uint32_t e, uint64_t t) { return scenario_.script[e].tick < t; });
+  for (; it != script_by_tick_.end() && scenario_.script[*it].tick == state_.tick; ++it) {
+    const ScriptEvent& e = scenario_.script[*it];
+    in.events.push_back(Event{e.walker, e.kind == "remove" ? EventKind::Remove : EventKind::Impulse, e.value});
+  }
   return in;
 }
 

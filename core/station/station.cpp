@@ -1,5 +1,7 @@
 // The station model's step: a short list of phases in a fixed order
 // (docs/station-step.md).
+#include <algorithm>
+
 #include "station/station.h"
 
 namespace lockstep::station {
@@ -17,17 +19,52 @@ void StationModel::step(const Input& input) {
   ++state_.tick;         // 9.
 }
 
+void StationModel::check_input(const Input& input) const {
+  // The model contract's hook (model.h): NaN and infinities are refused before
+  // this; here everything else an event can get wrong, by its field. The
+  // impulse bound (kMaxImpulse, docs/station.md "Limits") keeps every velocity
+  // sum finite (an impulse of 3e38 overflowed the force phase's sums to
+  // infinity and NaN); the integrator caps the speed at 1.3 v0 before the move
+  // anyway, so a bigger shove could mean nothing more.
+  const auto& ws = state_.walkers;
+  const std::string tick = std::to_string(state_.tick);
+  // The scenario's own script entries for this tick, in the order scripted_input() lists them.
+  auto first = std::lower_bound(script_by_tick_.begin(), script_by_tick_.end(), state_.tick,
+                                [&](uint32_t e, uint64_t t) { return scenario_.script[e].tick < t; });
+  for (std::size_t k = 0; k < input.events.size(); ++k) {
+    const Event& ev = input.events[k];
+    const std::string at = "events[" + std::to_string(k) + "]";
+    const auto kind = static_cast<int32_t>(ev.kind);
+    if (kind < 0 || kind > 1)
+      throw InputError("input", at + ".kind", "unknown event kind " + std::to_string(kind) + " (0 impulse, 1 remove)");
+    if (ev.walker >= ws.size()) {
+      // A scripted event for a walker that spawns later passes loading (the
+      // walker may exist by then); name the script entry that asked for it.
+      std::string whose;
+      const std::size_t here = static_cast<std::size_t>(first - script_by_tick_.begin()) + k;
+      if (here < script_by_tick_.size()) {
+        const ScriptEvent& se = scenario_.script[script_by_tick_[here]];
+        if (se.tick == state_.tick && se.walker == ev.walker && (se.kind == "remove") == (ev.kind == EventKind::Remove))
+          whose = "; the scenario's $.script[" + std::to_string(script_by_tick_[here]) +
+                  "] names a walker that has not spawned by then";
+      }
+      throw InputError("input", at + ".walker",
+                       "no walker " + std::to_string(ev.walker) + " at tick " + tick + " (the world has " +
+                           std::to_string(ws.size()) + ")" + whose);
+    }
+    if (ev.kind == EventKind::Impulse &&
+        !(ev.value.x >= -kMaxImpulse && ev.value.x <= kMaxImpulse && ev.value.y >= -kMaxImpulse && ev.value.y <= kMaxImpulse))
+      throw InputError("input", at + ".value",
+                       "an impulse is a velocity change of at most " + std::to_string(static_cast<int>(kMaxImpulse)) +
+                           " m/s in x and in y, got [" + num_text(ev.value.x) + ", " + num_text(ev.value.y) + "]");
+    // An event for a walker that is done or removed is allowed and does nothing
+    // (a script cannot know when a walker arrives; docs/station.md, "Inputs").
+  }
+}
+
 void StationModel::apply_inputs(const Input& input) {
   auto& ws = state_.walkers;
-  for (std::size_t k = 0; k < input.events.size(); ++k) {  // validate all before applying any
-    const auto& ev = input.events[k];
-    const std::string at = "tick " + std::to_string(state_.tick) + ", events[" + std::to_string(k) + "]";
-    if (ev.walker >= ws.size())
-      throw InputError("input", at + ".walker",
-                       "no walker " + std::to_string(ev.walker) + " (the world has " + std::to_string(ws.size()) + ")");
-    const auto kind = static_cast<int32_t>(ev.kind);
-    if (kind < 0 || kind > 1) throw InputError("input", at + ".kind", "unknown event kind " + std::to_string(kind));
-  }
+  check_input(input);  // validate all before applying any (the adapter has checked already; direct callers too)
   for (const auto& ev : input.events) {
     Walker& w = ws[ev.walker];
     if (w.phase != Phase::Walking) continue;  // done and removed bodies are out of the run
@@ -36,7 +73,7 @@ void StationModel::apply_inputs(const Input& input) {
     } else {
       w.phase = Phase::Removed;
       w.vel = V2{};
-      w.done_tick = static_cast<uint32_t>(state_.tick);
+      w.done_tick = static_cast<uint32_t>(state_.tick);  // tick < kMaxTicks (a u32): set_state and the scenario's ticks
       ++state_.stats.removed;
     }
   }
@@ -91,6 +128,8 @@ void StationModel::measure_phase() {
     for (const Walker& w : state_.walkers) {
       if (w.phase != Phase::Walking || w.floor != g.floor || !inside(poly, w.pos)) continue;
       ++count;
+      // After the force phase a walking body is no faster than 1.3 v0 <= 13 m/s
+      // (v0 <= 10 m/s, docs/station.md "Limits"): under 2^24 units, and 2,000,000 of them far inside int64.
       speed_sum += static_cast<int64_t>(length(w.vel) * 1048576.0f);
     }
     AreaState& st = state_.areas[a];

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <charconv>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -71,6 +72,25 @@ inline constexpr float kCrowdCheckM = 15.0f;      ///< m of path ahead checked
 inline constexpr float kCrowdGrowthM = 1.5f;      ///< m equivalent of growth that rebuilds the path
 inline constexpr float kCrowdHorizonM = 20.0f;    ///< C6: the crowd counts within this (square) of the walker
 inline constexpr float kGoalFreeM = 2.0f;         ///< C5: the free radius round the walker's goal portal
+
+// Limits (docs/station.md, "Limits"; spec note S23): what a scenario, an input
+// and a restored state may hold, so that every sum and every conversion to an
+// integer stays in range for any finite value.
+inline constexpr float kMaxCoord = 10000.0f;       ///< m: every coordinate within +-10 km (float spacing <= 1 mm)
+inline constexpr float kMaxImpulse = 50.0f;        ///< m/s per component: an impulse, a placed walker's velocity
+inline constexpr float kMaxDesiredSpeed = 10.0f;   ///< m/s: the fastest desired speed (placed or sampled)
+inline constexpr float kMaxRadius = NavGrid::kMaxRadius_m;  ///< m: the largest body (placed or sampled)
+inline constexpr float kMaxWeight = 1e6f;          ///< a target's weight (their sum stays finite)
+inline constexpr uint64_t kMaxTicks = 0xFFFFFFFFu; ///< a run's length: done_tick is a u32
+inline constexpr uint64_t kMaxWalkers = 2'000'000; ///< placed plus every portal's count
+inline constexpr float kStateMargin = 1.0f;        ///< m: a restored position may lie this far outside its floor's box
+
+/// A float in its shortest round-trip decimal form (for error messages).
+inline std::string num_text(float v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
 
 // ---------------------------------------------------------------- scenario
 
@@ -471,15 +491,17 @@ struct CellGrid {
   int32_t nx = 1, ny = 1;
   std::vector<uint32_t> start;  ///< nx*ny+1 offsets into items
   std::vector<uint32_t> items;
-  int32_t cx(float x) const {
-    const float f = (x - x0) / cell;
-    const int32_t c = f < 0.0f ? 0 : static_cast<int32_t>(f);
-    return c >= nx ? nx - 1 : c;
-  }
-  int32_t cy(float y) const {
-    const float f = (y - y0) / cell;
-    const int32_t c = f < 0.0f ? 0 : static_cast<int32_t>(f);
-    return c >= ny ? ny - 1 : c;
+  // The column (row) of x (y), clipped to the grid. Clipped in float before
+  // the conversion, so that any value (a far-away point, even a NaN) gives a
+  // cell of the grid and never an out-of-range conversion; inside the grid
+  // the result is the truncation it always was.
+  int32_t cx(float x) const { return clip((x - x0) / cell, nx); }
+  int32_t cy(float y) const { return clip((y - y0) / cell, ny); }
+  static int32_t clip(float f, int32_t n) {
+    if (!(f >= 0.0f)) return 0;  // below the grid, or NaN
+    if (!(f < static_cast<float>(n))) return n - 1;
+    const int32_t c = static_cast<int32_t>(f);
+    return c >= n ? n - 1 : c;
   }
   /// An inclusive range of cells.
   struct Box {
@@ -559,6 +581,9 @@ class StationModel {
   explicit StationModel(Scenario scenario);
 
   void step(const Input& input);
+  /// The model contract's input check (model.h): an unknown event kind, a walker the world does not have
+  /// at this tick, an impulse beyond kMaxImpulse are refused by field ("events[2].value"). step() runs it too.
+  void check_input(const Input& input) const;
   Input scripted_input() const;
   uint64_t tick() const { return state_.tick; }
   const State& state() const { return state_; }
@@ -632,7 +657,7 @@ class StationModel {
   std::vector<std::shared_ptr<const NavGrid>> grids_;
   std::vector<PortalGeom> portals_;
   std::vector<AreaGeom> areas_;
-  std::vector<ScriptEvent> script_by_tick_;
+  std::vector<uint32_t> script_by_tick_;  ///< indices into scenario_.script, by tick (stable: file order within a tick)
   bool keep_right_ = true;
 
   // per-tick scratch (derived, not state)

@@ -7,5 +7,6 @@ target_sources(lockstep_tests PRIVATE
   tests/station/test_station_rimea.cpp
   tests/station/test_station_route.cpp
   tests/station/test_station_crowd.cpp
-  tests/station/test_station_validation.cpp)
+  tests/station/test_station_validation.cpp
+  tests/station/test_station_hostile.cpp)
 target_include_directories(lockstep_tests PRIVATE tests/station)

@@ -107,7 +107,8 @@ TEST_CASE("station forces - a hard shove into a wall is refused and speeds stay 
   Json j = hall(20, 3);
   j["portals"] = Json::array({Json{{"id", "end"}, {"polygon", rect(18, 0, 20, 3)}, {"mode", "despawn"}}});
   j["walkers"] = Json::array({Json{{"position", {3, 1.5}}, {"destination", "end"}, {"desired_speed", 1.0}}});
-  j["script"] = Json::array({Json{{"tick", 20}, {"walker", 0}, {"kind", "impulse"}, {"value", {0, -200}}}});
+  // The hardest shove an input may give (kMaxImpulse, 50 m/s; docs/station.md "Limits").
+  j["script"] = Json::array({Json{{"tick", 20}, {"walker", 0}, {"kind", "impulse"}, {"value", {0, -50}}}});
   auto m = make(j);
   for (int k = 0; k < 200; ++k) {
     m.step(m.scripted_input());
