@@ -208,13 +208,15 @@ class CommandsImpl final : public Commands {
         ->check(CLI::Range(1u, 1000u));
     capture_->add_option("--scenario,-s", c_.scenario, "Check the map's field paths against this scenario (default: the map's)")
         ->check(CLI::ExistingFile);
-    capture_->add_option("--timeout", c_.timeout_s, "Seconds the update count may stand still before giving up (default 5)")
+    capture_->add_option("--timeout", c_.timeout_s,
+                         "Seconds the update count may stand still, and each message's whole reply may take, before "
+                         "giving up (default 5)")
         ->check(CLI::Range(0.1, 3600.0));
     capture_->add_option("--poll-ms", c_.poll_ms, "Milliseconds between polls while the count stands still (default 1)")
         ->check(CLI::Range(0, 1000));
     capture_->add_flag("--json", c_.json, "Print a JSON summary");
     capture_->footer(
-        "\nExample (PCSX2 with PINE enabled, the game running):\n"
+        std::string("\nExample (PCSX2 with PINE enabled, the game running):\n"
         "  lockstep capture --pine /run/user/1000/pcsx2.sock --map brawler.map.json --steps 600 -o run1.csv\n"
         "\n"
         "Each sample is ONE PINE message: the counter, every mapped address (read width from the column's\n"
@@ -222,7 +224,15 @@ class CommandsImpl final : public Commands {
         "kept one (and the two counter reads agree); `step` is updates since the first kept sample, so a\n"
         "missed update shows as a gap. Floats are written as 0x IEEE bits (no precision lost), integers in\n"
         "decimal. For the brawler: counter 0x005104f4, 2 ticks per update ((ticks + 1) / 2).\n"
-        "Exit 0 done, 2 no socket, connection refused, status 0xFF, a short reply, or a count that stands still.");
+        "\n"
+        "Limits: each message's whole reply must arrive within --timeout (however its bytes trickle in),\n"
+        "and a reply longer than the message needs is refused on its size field; a count that stands\n"
+        "still for --timeout, or ") +
+        std::to_string(pine::kMaxTornInARow) +
+        " torn samples in a row (the two counter reads disagree every time),\n"
+        "end the capture.\n"
+        "Exit 0 done, 2 no socket, connection refused, status 0xFF, a short or long reply, no whole reply\n"
+        "within --timeout, a count that stands still, or counter reads that never agree.");
   }
 
   bool parsed() const override { return verify_->parsed() || capture_->parsed(); }
