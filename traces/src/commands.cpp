@@ -77,6 +77,7 @@ int cmd_verify(const VerifyArgs& a) {
     throw InputError(a.map, "$.scenario", "no scenario: give --scenario, or \"scenario\" in the map");
   auto model = load_scenario_file(scenario);
   VerifyOptions opt;
+  opt.scenario = scenario;
   if (!a.format.empty()) opt.format = a.format == "csv" ? TraceFormat::Csv : TraceFormat::JsonLines;
   Progress progress("verify", "row", 0, 0);
   opt.progress = [&](uint64_t rows, uint64_t) { progress.update(rows, 4096); };
@@ -185,8 +186,9 @@ class CommandsImpl final : public Commands {
         "   \"columns\": [{\"column\": \"actioncooldown\", \"field\": \"entities[0].actioncooldown\", \"type\": \"f32\",\n"
         "                \"tolerance\": \"exact\"}]}\n"
         "Step s is compared with the model's state at tick s x ticks_per_step + tick_offset (the state after\n"
-        "that many ticks of the scenario's scripted inputs). Tolerances: \"exact\" (the default; integers\n"
-        "are always exact), {\"abs\": 0.001}, {\"ulps\": 2}, {\"abs\": 0.5, \"modulo\": 360} for headings.\n"
+        "that many ticks of the scenario's scripted inputs), and no further than the scenario runs: a row\n"
+        "beyond its \"ticks\" (or the model's default run length) is refused. Tolerances: \"exact\" (the\n"
+        "default; integers are always exact), {\"abs\": 0.001}, {\"ulps\": 2}, {\"abs\": 0.5, \"modulo\": 360}.\n"
         "docs/traces.md has the whole format.\n"
         "\n"
         "Reports the first value outside its tolerance (step, tick, column, field, expected, model, error,\n"
