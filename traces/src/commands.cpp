@@ -77,6 +77,7 @@ int cmd_verify(const VerifyArgs& a) {
     throw InputError(a.map, "$.scenario", "no scenario: give --scenario, or \"scenario\" in the map");
   auto model = load_scenario_file(scenario);
   VerifyOptions opt;
+  opt.scenario = scenario;
   if (!a.format.empty()) opt.format = a.format == "csv" ? TraceFormat::Csv : TraceFormat::JsonLines;
   Progress progress("verify", "row", 0, 0);
   opt.progress = [&](uint64_t rows, uint64_t) { progress.update(rows, 4096); };
@@ -185,8 +186,9 @@ class CommandsImpl final : public Commands {
         "   \"columns\": [{\"column\": \"actioncooldown\", \"field\": \"entities[0].actioncooldown\", \"type\": \"f32\",\n"
         "                \"tolerance\": \"exact\"}]}\n"
         "Step s is compared with the model's state at tick s x ticks_per_step + tick_offset (the state after\n"
-        "that many ticks of the scenario's scripted inputs). Tolerances: \"exact\" (the default; integers\n"
-        "are always exact), {\"abs\": 0.001}, {\"ulps\": 2}, {\"abs\": 0.5, \"modulo\": 360} for headings.\n"
+        "that many ticks of the scenario's scripted inputs), and no further than the scenario runs: a row\n"
+        "beyond its \"ticks\" (or the model's default run length) is refused. Tolerances: \"exact\" (the\n"
+        "default; integers are always exact), {\"abs\": 0.001}, {\"ulps\": 2}, {\"abs\": 0.5, \"modulo\": 360}.\n"
         "docs/traces.md has the whole format.\n"
         "\n"
         "Reports the first value outside its tolerance (step, tick, column, field, expected, model, error,\n"
@@ -208,13 +210,15 @@ class CommandsImpl final : public Commands {
         ->check(CLI::Range(1u, 1000u));
     capture_->add_option("--scenario,-s", c_.scenario, "Check the map's field paths against this scenario (default: the map's)")
         ->check(CLI::ExistingFile);
-    capture_->add_option("--timeout", c_.timeout_s, "Seconds the update count may stand still before giving up (default 5)")
+    capture_->add_option("--timeout", c_.timeout_s,
+                         "Seconds the update count may stand still, and each message's whole reply may take, before "
+                         "giving up (default 5)")
         ->check(CLI::Range(0.1, 3600.0));
     capture_->add_option("--poll-ms", c_.poll_ms, "Milliseconds between polls while the count stands still (default 1)")
         ->check(CLI::Range(0, 1000));
     capture_->add_flag("--json", c_.json, "Print a JSON summary");
     capture_->footer(
-        "\nExample (PCSX2 with PINE enabled, the game running):\n"
+        std::string("\nExample (PCSX2 with PINE enabled, the game running):\n"
         "  lockstep capture --pine /run/user/1000/pcsx2.sock --map brawler.map.json --steps 600 -o run1.csv\n"
         "\n"
         "Each sample is ONE PINE message: the counter, every mapped address (read width from the column's\n"
@@ -222,7 +226,15 @@ class CommandsImpl final : public Commands {
         "kept one (and the two counter reads agree); `step` is updates since the first kept sample, so a\n"
         "missed update shows as a gap. Floats are written as 0x IEEE bits (no precision lost), integers in\n"
         "decimal. For the brawler: counter 0x005104f4, 2 ticks per update ((ticks + 1) / 2).\n"
-        "Exit 0 done, 2 no socket, connection refused, status 0xFF, a short reply, or a count that stands still.");
+        "\n"
+        "Limits: each message's whole reply must arrive within --timeout (however its bytes trickle in),\n"
+        "and a reply longer than the message needs is refused on its size field; a count that stands\n"
+        "still for --timeout, or ") +
+        std::to_string(pine::kMaxTornInARow) +
+        " torn samples in a row (the two counter reads disagree every time),\n"
+        "end the capture.\n"
+        "Exit 0 done, 2 no socket, connection refused, status 0xFF, a short or long reply, no whole reply\n"
+        "within --timeout, a count that stands still, or counter reads that never agree.");
   }
 
   bool parsed() const override { return verify_->parsed() || capture_->parsed(); }

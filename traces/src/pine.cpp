@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ostream>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -154,16 +155,31 @@ Client::~Client() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-std::vector<uint8_t> Client::exchange(std::span<const uint8_t> message) {
+std::vector<uint8_t> Client::exchange(std::span<const uint8_t> message, std::size_t max_reply) {
   ++messages_;
   const std::string place = "message " + std::to_string(messages_);
+  // One deadline for the whole exchange: a reply trickled a byte at a time, each
+  // within a receive timeout, must not keep capture waiting for ever.
+  using clock = std::chrono::steady_clock;
+  const auto deadline = clock::now() + std::chrono::milliseconds(timeout_ms_);
+  // Wait until the socket is ready for `events`; false when the deadline has passed.
+  auto ready = [&](short events) {
+    while (true) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()).count();
+      if (left <= 0) return false;
+      pollfd p{fd_, events, 0};
+      const int r = ::poll(&p, 1, static_cast<int>(left));
+      if (r < 0 && errno != EINTR) throw InputError(path_, place, std::string("cannot wait for the emulator: ") + std::strerror(errno));
+      if (r > 0) return true;  // ready, or an error or hang-up that send or recv will name
+    }
+  };
   std::size_t sent = 0;
   while (sent < message.size()) {
-    const ssize_t n = ::send(fd_, message.data() + sent, message.size() - sent, MSG_NOSIGNAL);
+    if (!ready(POLLOUT))
+      throw InputError(path_, place, "the emulator took no message for " + std::to_string(timeout_ms_) + " ms");
+    const ssize_t n = ::send(fd_, message.data() + sent, message.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK)
-        throw InputError(path_, place, "the emulator took no message for " + std::to_string(timeout_ms_) + " ms");
+      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
       if (errno == EPIPE || errno == ECONNRESET) throw InputError(path_, place, "the emulator closed the connection");
       throw InputError(path_, place, std::string("cannot send: ") + std::strerror(errno));
     }
@@ -172,15 +188,16 @@ std::vector<uint8_t> Client::exchange(std::span<const uint8_t> message) {
   std::vector<uint8_t> reply(4);
   auto recv_all = [&](std::size_t from, std::size_t to) {
     while (from < to) {
-      const ssize_t n = ::recv(fd_, reply.data() + from, to - from, 0);
+      if (!ready(POLLIN))
+        throw InputError(path_, place, "no reply within " + std::to_string(timeout_ms_) + " ms (" + std::to_string(from) +
+                                           (to == 4 ? std::string("") : " of " + std::to_string(to)) +
+                                           " bytes arrived; a reply must arrive whole within the timeout)");
+      const ssize_t n = ::recv(fd_, reply.data() + from, to - from, MSG_DONTWAIT);
       if (n == 0)
         throw InputError(path_, place, "short reply: the connection closed after " + std::to_string(from) + " of " +
                                            (to == 4 ? std::string("at least 5") : std::to_string(to)) + " bytes");
       if (n < 0) {
-        if (errno == EINTR) continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK)
-          throw InputError(path_, place, "no reply within " + std::to_string(timeout_ms_) + " ms (" + std::to_string(from) +
-                                             " bytes arrived)");
+        if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
         if (errno == ECONNRESET) throw InputError(path_, place, "the emulator closed the connection");
         throw InputError(path_, place, std::string("cannot receive: ") + std::strerror(errno));
       }
@@ -193,6 +210,10 @@ std::vector<uint8_t> Client::exchange(std::span<const uint8_t> message) {
   if (size > kMaxMessage)
     throw InputError(path_, place, "the reply says it is " + std::to_string(size) + " bytes, more than PINE's " +
                                        std::to_string(kMaxMessage) + " (is this a PINE server?)");
+  // Refused on its word, before its bytes are waited for or held.
+  if (size > max_reply)
+    throw InputError(path_, place, "long reply: the reply says it is " + std::to_string(size) + " bytes, the message sent needs " +
+                                       std::to_string(max_reply) + " (is this a PINE server?)");
   reply.resize(size);
   recv_all(4, size);
   return reply;
@@ -200,7 +221,7 @@ std::vector<uint8_t> Client::exchange(std::span<const uint8_t> message) {
 
 std::vector<uint64_t> Client::run(const Batch& batch) {
   const auto msg = batch.message();
-  const auto reply = exchange(msg);
+  const auto reply = exchange(msg, 5 + batch.result_bytes());
   return parse_reply(batch, reply, path_ + ": message " + std::to_string(messages_));
 }
 
@@ -277,6 +298,7 @@ CaptureResult capture(const Map& map, const CaptureOptions& opt, std::ostream& o
   using clock = std::chrono::steady_clock;
   std::optional<uint64_t> last_update;
   auto waiting_since = clock::now();
+  uint64_t torn_in_a_row = 0;
   std::string line;
   while (res.rows < opt.steps) {
     const auto r = client.run(batch);
@@ -284,8 +306,20 @@ CaptureResult capture(const Map& map, const CaptureOptions& opt, std::ostream& o
     const uint64_t u0 = update_of(r.front()), u1 = update_of(r.back());
     if (u0 != u1) {
       ++res.torn;  // the game updated while the message was served: read again
+      // A real game updates a few dozen times a second and a sample takes microseconds: torn
+      // samples come alone. Counter reads that never agree are a wrong address or type, or a liar.
+      ++torn_in_a_row;
+      const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - waiting_since).count();
+      if (torn_in_a_row >= opt.max_torn || waited >= opt.timeout_ms)
+        throw InputError(opt.socket, "counter " + hex_address(*counter),
+                         "the two reads of the update counter disagreed in " + std::to_string(torn_in_a_row) +
+                             " samples in a row (the last " + std::to_string(u0) + " and " + std::to_string(u1) + ", " +
+                             std::to_string(waited) + " ms after step " + std::to_string(res.last_step) +
+                             "): the count moves within every message (a wrong counter address or type?); " +
+                             std::to_string(res.rows) + " rows were written");
       continue;
     }
+    torn_in_a_row = 0;
     if (last_update && u0 == *last_update) {
       ++res.repeats;
       const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - waiting_since).count();

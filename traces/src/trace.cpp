@@ -1,10 +1,12 @@
 #include "lockstep/traces/trace.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +15,8 @@
 #include <numbers>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace lockstep::traces {
 
@@ -47,7 +51,14 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::string qt(const std::string& s) { return "\"" + s + "\""; }
+/// A name or a value from a file, quoted for a message: control characters escaped
+/// (a NUL would end the message where it stands), as in a JSON string, and a long
+/// one cut short (a trace's line may hold 16 MiB).
+std::string qt(const std::string& s) {
+  constexpr std::size_t kShown = 200;
+  if (s.size() <= kShown) return "\"" + json_escape(s) + "\"";
+  return "\"" + json_escape(s.substr(0, kShown)) + "\"... (" + std::to_string(s.size()) + " bytes)";
+}
 
 std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
   std::string o;
@@ -249,9 +260,113 @@ std::string Tolerance::text() const {
   return o;
 }
 
+namespace {
+
+/// An `ignore` glob (docs/traces.md, "The map"): `*` matches any run of
+/// characters, none included; every other character matches itself. Matched
+/// by a bit-parallel automaton over the pattern's positions in one 64-bit word,
+/// so a name costs time linear in its length whatever the pattern (a
+/// backtracking matcher takes exponential time on "*a*a*a*a*b" and recurses as
+/// deep as the pattern is long).
+class Glob {
+ public:
+  explicit Glob(std::string_view pattern) {
+    std::string p;
+    for (char c : pattern)
+      if (!(c == '*' && !p.empty() && p.back() == '*')) p += c;  // "**" is "*"
+    m_ = static_cast<unsigned>(p.size());  // 1..kMaxIgnoreGlobLength, checked by parse_map
+    if (m_ == 0 || m_ > kMaxIgnoreGlobLength) {  // a Map made by hand: such a glob matches nothing
+      m_ = 0;
+      return;
+    }
+    for (unsigned i = 0; i < m_; ++i) {
+      if (p[i] == '*')
+        star_ |= uint64_t{1} << i;
+      else
+        lit_[static_cast<unsigned char>(p[i])] |= uint64_t{1} << i;
+    }
+    mask_ = m_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << m_) - 1;
+  }
+
+  bool matches(std::string_view s) const {
+    // Bit i: the first i pattern characters match what was read; `acc`: all of them.
+    if (m_ == 0) return false;
+    uint64_t d = 1;
+    bool acc = false;
+    close(d, acc);
+    for (const char ch : s) {
+      if (d == 0) return false;
+      const uint64_t lit = lit_[static_cast<unsigned char>(ch)];
+      acc = ((d & lit) >> (m_ - 1)) & 1;
+      d = (((d & lit) << 1) | (d & star_)) & mask_;
+      close(d, acc);
+    }
+    return acc;
+  }
+
+ private:
+  // A star matches nothing too: being before it is being after it ("**" is collapsed, so one step).
+  void close(uint64_t& d, bool& acc) const {
+    acc = acc || (((d & star_) >> (m_ - 1)) & 1);
+    d |= ((d & star_) << 1) & mask_;
+  }
+  std::array<uint64_t, 256> lit_{};
+  uint64_t star_ = 0, mask_ = 0;
+  unsigned m_ = 0;
+};
+
+bool is_glob(const std::string& p) { return p.find('*') != std::string::npos; }
+
+/// A map's trace names in hash tables (mapped columns, exact `ignore` names) and
+/// its globs compiled: a trace's header, or a JSON line's keys, is checked in
+/// time linear in its length (a scan of the map per name made 30,000 columns
+/// take a minute).
+class ColumnIndex {
+ public:
+  explicit ColumnIndex(const Map& m) {
+    for (std::size_t i = 0; i < m.columns.size(); ++i) add_column(m.columns[i].name, i);
+    for (const auto& p : m.ignore) add_ignore(p);
+  }
+  ColumnIndex() = default;
+  void add_column(const std::string& name, std::size_t i) { mapped_.emplace(name, static_cast<int>(i)); }
+  void add_ignore(const std::string& p) {
+    if (is_glob(p))
+      globs_.emplace_back(p);
+    else
+      exact_.insert(p);
+  }
+  /// The mapped column with this trace name, or -1.
+  int find(const std::string& name) const {
+    auto it = mapped_.find(name);
+    return it == mapped_.end() ? -1 : it->second;
+  }
+  bool ignored(const std::string& name) const {
+    if (exact_.count(name)) return true;
+    for (const auto& g : globs_)
+      if (g.matches(name)) return true;
+    return false;
+  }
+
+ private:
+  std::unordered_map<std::string, int> mapped_;
+  std::unordered_set<std::string> exact_;
+  std::vector<Glob> globs_;
+};
+
+/// The mapped columns' names for a message: the first few, and how many in all.
+std::string mapped_names(const Map& m) {
+  constexpr std::size_t kShown = 8;
+  std::string o;
+  for (std::size_t i = 0; i < m.columns.size() && i < kShown; ++i) o += (i ? ", " : "") + json_escape(m.columns[i].name);
+  if (m.columns.size() > kShown) o += ", ... (" + std::to_string(m.columns.size()) + " in all)";
+  return o;
+}
+
+}  // namespace
+
 bool Map::ignored(const std::string& column) const {
   for (const auto& p : ignore)
-    if (p == column || path_matches(p, column)) return true;
+    if (p == column || (is_glob(p) && Glob(p).matches(column))) return true;
   return false;
 }
 
@@ -383,6 +498,11 @@ Map parse_map(const Json& j, const std::string& source, const std::string& base_
   if (j.contains("scenario")) {
     const std::string s = r.str(j["scenario"], "$.scenario");
     if (s.empty()) r.fail("$.scenario", "expected a scenario file");
+    // A NUL ends a path where it stands (the message would name only the folder), and no file name
+    // wants a control character: refuse them, shown escaped.
+    for (const char c : s)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+        r.fail("$.scenario", "a scenario path with a control character in it: " + qt(s));
     std::filesystem::path p(s);
     if (p.is_relative() && !base_dir.empty()) p = std::filesystem::path(base_dir) / p;
     m.scenario = p.lexically_normal().string();
@@ -395,10 +515,23 @@ Map parse_map(const Json& j, const std::string& source, const std::string& base_
   if (j.contains("last_step")) m.last_step = r.unsig(j["last_step"], "$.last_step", 0, UINT64_MAX);
   if (m.first_step && m.last_step && *m.first_step > *m.last_step)
     r.fail("$.last_step", "last_step " + std::to_string(*m.last_step) + " is before first_step " + std::to_string(*m.first_step));
+  ColumnIndex index;  // what is mapped and ignored so far: checking each column stays linear
   if (j.contains("ignore")) {
     const Json& ig = j["ignore"];
     if (!ig.is_array()) r.fail("$.ignore", "expected an array of column names, got " + json_kind(ig));
-    for (std::size_t i = 0; i < ig.size(); ++i) m.ignore.push_back(r.str(ig[i], "$.ignore[" + std::to_string(i) + "]"));
+    std::size_t globs = 0;
+    for (std::size_t i = 0; i < ig.size(); ++i) {
+      const std::string at = "$.ignore[" + std::to_string(i) + "]";
+      m.ignore.push_back(r.str(ig[i], at));
+      if (!is_glob(m.ignore.back())) continue;
+      if (m.ignore.back().size() > kMaxIgnoreGlobLength)
+        r.fail(at, "a glob of " + std::to_string(m.ignore.back().size()) + " characters: at most " +
+                       std::to_string(kMaxIgnoreGlobLength) + " (list long names without a *)");
+      if (++globs > kMaxIgnoreGlobs)
+        r.fail("$.ignore", "more than " + std::to_string(kMaxIgnoreGlobs) + " globs (entries with a *): list the names instead, " +
+                               "as many as you like");
+    }
+    for (const auto& p : m.ignore) index.add_ignore(p);
   }
   if (j.contains("capture")) {
     const Json& c = j["capture"];
@@ -433,9 +566,10 @@ Map parse_map(const Json& j, const std::string& source, const std::string& base_
     if (col.name == "step") r.fail(at + ".column", "\"step\" is the trace's own step column");
     if (col.name.find_first_of(",\"\n\r") != std::string::npos)
       r.fail(at + ".column", "a column name must not contain a comma, a quote or a line break");
-    if (m.find(col.name) >= 0)
-      r.fail(at + ".column", "column " + qt(col.name) + " is already mapped by " + m.columns[static_cast<std::size_t>(m.find(col.name))].json_path);
-    if (m.ignored(col.name)) r.fail(at + ".column", "column " + qt(col.name) + " is both mapped and in \"ignore\"");
+    if (const int k = index.find(col.name); k >= 0)
+      r.fail(at + ".column", "column " + qt(col.name) + " is already mapped by " + m.columns[static_cast<std::size_t>(k)].json_path);
+    if (index.ignored(col.name)) r.fail(at + ".column", "column " + qt(col.name) + " is both mapped and in \"ignore\"");
+    index.add_column(col.name, m.columns.size());
     if (!c.contains("field")) r.fail(at + ".field", "missing: the model field path, e.g. entities[0].actioncooldown");
     col.field = r.str(c["field"], at + ".field");
     if (!c.contains("type")) r.fail(at + ".type", "missing: how the trace writes the value (f32, f64, i8..i64, u8..u64, bool)");
@@ -530,6 +664,10 @@ std::string instantiate(const std::string& skel, const std::vector<std::string>&
 }  // namespace
 
 std::vector<std::string> similar_paths(const std::string& path, const std::vector<LeafEntry>& leaves, std::size_t limit) {
+  // The edit distance costs the two lengths' product for every field shape: a path longer than
+  // any a model lists (a map's typo is a few characters off) gets no suggestions.
+  constexpr std::size_t kLongestSuggested = 256;
+  if (path.size() > kLongestSuggested) return {};
   // Compare shapes (indices taken out), then put the asked indices back when that leaf exists.
   std::vector<std::string> want_idx;
   const std::string want = skeleton(path, &want_idx);
@@ -571,6 +709,13 @@ std::vector<BoundColumn> bind_map(const Map& map, Model& model) {
   if (model.info().name != map.model)
     throw InputError(map.source, "$.model",
                      "the map is for the " + qt(map.model) + " model, the scenario makes a " + qt(model.info().name) + " model");
+  // Verify steps the model no further than its scenario runs (docs/traces.md, "Alignment"):
+  // an offset beyond that leaves no row that could be compared.
+  if (map.tick_offset > 0 && static_cast<uint64_t>(map.tick_offset) > model.default_ticks())
+    throw InputError(map.source, "$.tick_offset",
+                     "tick_offset " + std::to_string(map.tick_offset) + " is beyond the scenario's run length of " +
+                         std::to_string(model.default_ticks()) +
+                         " ticks: no step could be compared (raise \"ticks\" in the scenario to verify further)");
   const auto leaves = model.leaves();
   std::map<std::string_view, std::size_t> index;
   for (std::size_t i = 0; i < leaves.size(); ++i) index.emplace(leaves[i].path, i);
@@ -616,8 +761,12 @@ TraceFormat detect_format(const std::string& path) {
 
 struct TraceReader::Impl {
   const Map* map = nullptr;
+  ColumnIndex index;
   std::string path;
   std::ifstream in;
+  std::vector<char> buf = std::vector<char>(std::size_t{1} << 16);  // read ahead
+  std::size_t buf_pos = 0, buf_end = 0;
+  bool at_eof = false;
   std::size_t line = 0;
   std::optional<uint64_t> last_step;
   std::size_t last_step_line = 0;
@@ -632,13 +781,44 @@ struct TraceReader::Impl {
   std::string at_line() const { return "line " + std::to_string(line); }
   std::string at_cell(const std::string& col) const { return at_line() + ", column " + qt(col); }
 
+  /// The next line, without its line end; a line longer than kMaxTraceLineBytes is
+  /// refused before more of it is held (a file with no line break, /dev/zero, ...).
   bool getline(std::string& s) {
-    if (!std::getline(in, s)) {
-      if (in.bad()) fail(at_line(), "read error");
-      return false;
+    s.clear();
+    bool any = false;
+    while (true) {
+      if (buf_pos == buf_end) {
+        if (at_eof) break;
+        in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+        buf_pos = 0;
+        buf_end = static_cast<std::size_t>(in.gcount());
+        if (in.bad()) fail("line " + std::to_string(line + 1), "read error");
+        if (buf_end == 0) {
+          at_eof = true;
+          break;
+        }
+      }
+      any = true;
+      const char* b = buf.data() + buf_pos;
+      const auto* nl = static_cast<const char*>(std::memchr(b, '\n', buf_end - buf_pos));
+      const std::size_t n = nl ? static_cast<std::size_t>(nl - b) : buf_end - buf_pos;
+      if (s.size() + n > kMaxTraceLineBytes + 1)  // one more for a CR before the LF
+        fail("line " + std::to_string(line + 1), "a line longer than " + std::to_string(kMaxTraceLineBytes >> 20) +
+                                                     " MiB (" + std::to_string(kMaxTraceLineBytes) +
+                                                     " bytes), the longest a trace may hold: is this a trace?");
+      s.append(b, n);
+      buf_pos += n;
+      if (nl) {
+        ++buf_pos;
+        break;
+      }
     }
+    if (!any) return false;
     ++line;
     if (!s.empty() && s.back() == '\r') s.pop_back();
+    if (s.size() > kMaxTraceLineBytes)
+      fail(at_line(), "a line longer than " + std::to_string(kMaxTraceLineBytes >> 20) + " MiB (" +
+                          std::to_string(kMaxTraceLineBytes) + " bytes), the longest a trace may hold: is this a trace?");
     return true;
   }
 
@@ -700,7 +880,8 @@ struct TraceReader::Impl {
     header = split_csv(s);
     col_of.assign(header.size(), -1);
     int step_at = -1;
-    std::set<std::string> names;
+    std::unordered_set<std::string> names;
+    std::vector<bool> present(map->columns.size(), false);
     for (std::size_t i = 0; i < header.size(); ++i) {
       const std::string& h = header[i];
       if (h.empty()) fail(at_line() + " (the header)", "column " + std::to_string(i + 1) + " has no name");
@@ -710,19 +891,18 @@ struct TraceReader::Impl {
         col_of[i] = -2;
         continue;
       }
-      const int c = map->find(h);
+      const int c = index.find(h);
       if (c >= 0) {
         col_of[i] = c;
-      } else if (!map->ignored(h)) {
-        std::vector<std::string> mapped;
-        for (const auto& col : map->columns) mapped.push_back(col.name);
+        present[static_cast<std::size_t>(c)] = true;
+      } else if (!index.ignored(h)) {
         fail(at_cell(h), "not in the map " + map->source + ": map it to a field or list it under \"ignore\" (mapped: " +
-                             join(mapped) + ")");
+                             mapped_names(*map) + ")");
       }
     }
     if (step_at < 0) fail(at_line() + " (the header)", "no \"step\" column (the trace's update count since its first row)");
     for (std::size_t c = 0; c < map->columns.size(); ++c)
-      if (std::find(col_of.begin(), col_of.end(), static_cast<int>(c)) == col_of.end())
+      if (!present[c])
         fail(at_line() + " (the header)", "no column " + qt(map->columns[c].name) + ", which " + map->source + " " +
                                               map->columns[c].json_path + " maps to " + map->columns[c].field);
     header_done = true;
@@ -783,14 +963,8 @@ struct TraceReader::Impl {
     while (getline(s)) {
       if (trim(s).empty()) continue;
       Json j;
-      try {
-        j = Json::parse(s);
-      } catch (const Json::parse_error& e) {
-        std::string what = e.what();
-        const auto colon = what.find(": ");
-        if (colon != std::string::npos) what = what.substr(colon + 2);
-        fail(at_line() + ", byte " + std::to_string(e.byte), "invalid JSON: " + what);
-      }
+      JsonSyntaxError err;
+      if (!try_parse_json(s, j, err)) fail(at_line() + ", byte " + std::to_string(err.byte + 1), "invalid JSON: " + err.what);
       if (!j.is_object()) fail(at_line(), "expected one JSON object per line, got " + json_kind(j));
       row.line = line;
       row.cells.assign(map->columns.size(), std::nullopt);
@@ -801,13 +975,11 @@ struct TraceReader::Impl {
       row.step = st->get<uint64_t>();
       for (auto it = j.begin(); it != j.end(); ++it) {
         if (it.key() == "step") continue;
-        const int c = map->find(it.key());
+        const int c = index.find(it.key());
         if (c < 0) {
-          if (map->ignored(it.key())) continue;
-          std::vector<std::string> mapped;
-          for (const auto& col : map->columns) mapped.push_back(col.name);
+          if (index.ignored(it.key())) continue;
           fail(at_cell(it.key()), "not in the map " + map->source + ": map it to a field or list it under \"ignore\" (mapped: " +
-                                      join(mapped) + ")");
+                                      mapped_names(*map) + ")");
         }
         const auto ci = static_cast<std::size_t>(c);
         seen[ci] = true;
@@ -832,6 +1004,7 @@ struct TraceReader::Impl {
 TraceReader::TraceReader(const std::string& path, const Map& map, std::optional<TraceFormat> format)
     : impl_(std::make_unique<Impl>()), path_(path), format_(format ? *format : detect_format(path)) {
   impl_->map = &map;
+  impl_->index = ColumnIndex(map);
   impl_->path = path;
   impl_->in.open(path, std::ios::binary);
   if (!impl_->in) throw InputError(path, "", "cannot open the trace for reading");
@@ -1003,6 +1176,14 @@ VerifyResult verify_trace(Model& model, const std::string& trace_path, const Map
                        "step " + std::to_string(row.step) + " is tick " + std::to_string(t) + ", before the model's first tick " +
                            std::to_string(start_tick) + " (raise tick_offset in " + map.source + ", or skip it with first_step)");
     const auto tick = static_cast<uint64_t>(t);
+    // The work is bounded by what the scenario honestly runs, not by what a trace asks for
+    // (a last step of 10^12, or ticks_per_step 2^20 times a few hundred steps).
+    if (tick > model.default_ticks())
+      throw InputError(trace_path, place,
+                       "step " + std::to_string(row.step) + " is tick " + std::to_string(t) + ", beyond the scenario's run length of " +
+                           std::to_string(model.default_ticks()) + " ticks" + (opt.scenario.empty() ? "" : " (" + opt.scenario + ")") +
+                           ": verify steps no further than the scenario runs; raise \"ticks\" in the scenario to verify further, "
+                           "or stop at an earlier step with last_step in " + map.source);
     while (model.tick() < tick) {
       model.step_scripted();
       ++res.ticks_stepped;

@@ -178,6 +178,18 @@ bool PineResponder::handle(int fd) {
         break;
       }
       case Fault::NoReply: continue;
+      case Fault::Trickle:
+        for (const uint8_t b : reply) {
+          if (!send_all(fd, &b, 1)) return false;
+          pollfd stop = {stop_pipe_[0], POLLIN, 0};
+          if (::poll(&stop, 1, 50) > 0) return true;
+        }
+        continue;
+      case Fault::HugeSize: {
+        const std::vector<uint8_t> header = {0x10, 0xEB, 0x09, 0x00};  // 650000 (0x0009eb10), little-endian
+        if (!send_all(fd, header.data(), header.size())) return false;
+        continue;
+      }
     }
     if (!send_all(fd, reply.data(), reply.size())) return false;
   }

@@ -28,6 +28,8 @@ class PineResponder {
     ShortSize,   ///< a well-framed reply missing its last result's bytes
     LongReply,   ///< a well-framed reply with 4 bytes too many
     NoReply,     ///< read the request and never answer
+    Trickle,     ///< the right reply, one byte every 50 ms
+    HugeSize,    ///< a header that says 650000 bytes (PINE's largest), then nothing
   };
 
   /// Called before each command of each request (0-based), under the lock:

@@ -423,3 +423,77 @@ TEST_CASE("capture: a map without addresses cannot be captured", "[traces][pine]
   std::ostringstream csv;
   CHECK_THROWS_WITH(pine::capture(map, opt, csv), Catch::Contains("no column has an \"address\""));
 }
+
+// ---------------------------------------------------------------- a lying or broken server (hostile replies)
+
+TEST_CASE("capture: counter reads that never agree end after 100 torn samples in a row, naming the socket", "[traces][pine][capture]") {
+  PineResponder srv;
+  uint64_t ticks = 1;
+  srv.write(kCounter, ticks, 4);
+  // The counter moves between the first and the last read of every message: each sample is torn.
+  // From request 150 on it would agree again, so a capture that retried without a bound would succeed.
+  srv.on_command([&](PineResponder::Memory& m, std::size_t req, std::size_t cmd) {
+    if (req < 150 && cmd == 1) {
+      ticks += 2;
+      PineResponder::put(m, kCounter, ticks, 4);
+    }
+  });
+  pine::CaptureOptions opt;
+  opt.socket = srv.socket_path();
+  opt.steps = 1;
+  opt.poll_ms = 0;
+  opt.timeout_ms = 60000;  // the bound on torn samples must end it, not the stand-still timeout
+  std::ostringstream csv;
+  try {
+    pine::capture(capture_map(), opt, csv);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.file() == srv.socket_path());
+    CHECK(e.place() == "counter 0x005104f4");
+    CHECK_THAT(e.message(), Catch::Contains("the two reads of the update counter disagreed in 100 samples in a row") &&
+                                Catch::Contains("0 rows were written"));
+  }
+  CHECK(srv.request_count() == pine::kMaxTornInARow);
+  CHECK(pine::kMaxTornInARow == 100);
+}
+
+TEST_CASE("capture: a reply trickled a byte at a time has one deadline for the whole reply", "[traces][pine][capture]") {
+  // 33 bytes at one every 50 ms take 1.6 s; each byte alone is well within a 300 ms receive timeout.
+  PineResponder srv;
+  srv.fault_at(0, PineResponder::Fault::Trickle);
+  pine::CaptureOptions opt;
+  opt.socket = srv.socket_path();
+  opt.steps = 1;
+  opt.poll_ms = 0;
+  opt.timeout_ms = 300;
+  std::ostringstream csv;
+  try {
+    pine::capture(capture_map(), opt, csv);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.file() == srv.socket_path());
+    CHECK(e.place() == "message 1");
+    CHECK_THAT(e.message(), Catch::Contains("no reply within 300 ms") && Catch::Contains("of 33 bytes arrived") &&
+                                Catch::Contains("whole within the timeout"));
+  }
+}
+
+TEST_CASE("PINE client: a reply that says it is longer than the message needs is refused on its word", "[traces][pine]") {
+  // The header claims 650000 bytes (within PINE's limit) and nothing follows: the client must not
+  // wait for them (nor hold them): the message sent needs 17.
+  PineResponder srv;
+  srv.fault_at(0, PineResponder::Fault::HugeSize);
+  pine::Client c(srv.socket_path(), 5000);
+  pine::Batch b;
+  b.read(4, 0x10);
+  b.read(4, 0x14);
+  b.read(4, 0x18);
+  try {
+    c.run(b);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.file() == srv.socket_path());
+    CHECK(e.place() == "message 1");
+    CHECK(e.message() == "long reply: the reply says it is 650000 bytes, the message sent needs 17 (is this a PINE server?)");
+  }
+}

@@ -396,10 +396,189 @@ TEST_CASE("verify: a long trace streams (100000 rows)", "[traces][verify]") {
     for (int s = 0; s < 100000; ++s) out << s << ',' << s << '\n';
   }
   const Map m = map_text(t, R"({"model": "wander", "columns": [{"column": "t", "field": "tick", "type": "u64"}]})");
+  // A scenario that runs that long: verify steps no further than its scenario's "ticks".
+  const std::string scen = t.write("long.json", R"({"model": "wander", "ticks": 99999,
+      "grounds": [{"x0": -50, "z0": -50, "x1": 50, "z1": 50}], "entities": [{"position": [0, 0, 0], "radiuslimit": 0}]})");
   const auto t0 = std::chrono::steady_clock::now();
-  const auto r = verify_file(t.dir() + "/long.csv", m, fx("wander_setup.json"));
+  const auto r = verify_file(t.dir() + "/long.csv", m, scen);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   CHECK(r.ok());
   CHECK(r.rows == 100000);
   WARN("100000 rows verified in " << secs << " s");
+}
+
+// ---------------------------------------------------------------- hostile traces and maps
+
+TEST_CASE("verify steps no further than the scenario runs: a row beyond its ticks is refused, not stepped", "[traces][verify][limits]") {
+  TempDir t;
+  auto err = [&](const std::string& name, const std::string& text, const std::string& extra = "") {
+    const std::string p = t.write(name, text);
+    return error_of([&] { verify_file(p, map_text(t, setup_map(extra))); });
+  };
+  // wander_setup.json runs 230 ticks: step 230 is the last one a trace may ask for (the bundled trace ends there).
+  CHECK_THAT(err("ok.csv", "step,ac,tries\n0,120,0\n230,,0\n"), Catch::StartsWith("(no error)"));
+  REQUIRE_THAT(err("a.csv", "step,ac,tries\n0,120,0\n231,,0\n"),
+               Catch::Contains("a.csv: line 3: step 231 is tick 231, beyond the scenario's run length of 230 ticks") &&
+                   Catch::Contains("raise \"ticks\" in the scenario"));
+  // Far beyond: refused as quickly (these would step the model for hours).
+  CHECK_THAT(err("b.csv", "step,ac,tries\n0,120,0\n1000000000000,,0\n"),
+             Catch::Contains("b.csv: line 3: step 1000000000000 is tick 1000000000000, beyond the scenario's run length of 230 ticks"));
+  CHECK_THAT(err("c.jsonl", "{\"step\":9223372036854775807,\"ac\":1,\"tries\":0}\n"),
+             Catch::Contains("c.jsonl: line 1: step 9223372036854775807 is tick 9223372036854775807, beyond the scenario's run length"));
+  CHECK_THAT(err("d.csv", "step,ac,tries\n0,,0\n1,,0\n", "\"ticks_per_step\": 1048576"),
+             Catch::Contains("d.csv: line 3: step 1 is tick 1048576, beyond the scenario's run length of 230 ticks"));
+  // A map whose offset alone is beyond the run length is refused when it is bound, at $.tick_offset.
+  auto model = load_scenario_file(fx("wander_setup.json"));
+  CHECK_THAT(error_of([&] { bind_map(map_text(t, setup_map("\"tick_offset\": 230")), *model); }), Catch::StartsWith("(no error)"));
+  CHECK_THAT(error_of([&] { bind_map(map_text(t, setup_map("\"tick_offset\": 231")), *model); }),
+             Catch::Contains("m.map.json: $.tick_offset: tick_offset 231 is beyond the scenario's run length of 230 ticks"));
+  CHECK_THAT(error_of([&] { verify_file(t.write("e.csv", "step,ac,tries\n0,1,0\n"), map_text(t, setup_map("\"tick_offset\": 1000000000000000"))); }),
+             Catch::Contains("$.tick_offset: tick_offset 1000000000000000 is beyond the scenario's run length of 230 ticks"));
+}
+
+TEST_CASE("trace header: 200,000 columns are checked in time linear in the header", "[traces][verify][limits]") {
+  TempDir t;
+  constexpr int kColumns = 200000;
+  std::string header = "step,ac,tries", row0 = "0,120,0", row1 = "1,119,0";
+  std::string names;
+  for (int i = 0; i < kColumns; ++i) {
+    const std::string n = "x" + std::to_string(i);
+    header += "," + n;
+    row0 += ",7";
+    row1 += ",8";
+    names += std::string(names.empty() ? "" : ",") + "\"" + n + "\"";
+  }
+  const std::string trace = t.write("wide.csv", header + "\n" + row0 + "\n" + row1 + "\n");
+  // Every extra column ignored by name (a hash look-up each), then by one glob.
+  const auto by_name = verify_file(trace, map_text(t, setup_map("\"ignore\": [" + names + "]")));
+  CHECK(by_name.ok());
+  CHECK(by_name.rows == 2);
+  CHECK(by_name.columns[0].compared == 2);
+  const auto by_glob = verify_file(trace, map_text(t, setup_map("\"ignore\": [\"x*\"]")));
+  CHECK(by_glob.ok());
+  CHECK(by_glob.rows == 2);
+  // One column left out of the ignore list is still found, by name.
+  std::string all_but_last = names.substr(0, names.rfind(','));
+  CHECK_THAT(error_of([&] { verify_file(trace, map_text(t, setup_map("\"ignore\": [" + all_but_last + "]"))); }),
+             Catch::Contains("wide.csv: line 1, column \"x199999\": not in the map"));
+  // The same names as JSON lines' keys.
+  std::string jl = "{\"step\":0,\"ac\":120,\"tries\":0";
+  for (int i = 0; i < kColumns; ++i) jl += ",\"x" + std::to_string(i) + "\":1";
+  const auto by_key = verify_file(t.write("wide.jsonl", jl + "}\n"), map_text(t, setup_map("\"ignore\": [" + names + "]")));
+  CHECK(by_key.ok());
+}
+
+TEST_CASE("map ignore: globs match any run of characters, at most 64 globs of at most 64 characters", "[traces][map][limits]") {
+  TempDir t;
+  Map m;
+  m.ignore = {"clip*", "*_raw", "a*b*c", "pad", "*a*a*a*a*a*a*a*a*a*a*a*a*b"};
+  CHECK(m.ignored("clip"));
+  CHECK(m.ignored("clip_a"));
+  CHECK(m.ignored("clip.x[2]"));  // a trace column is a name, not a field path: * crosses . and [
+  CHECK(m.ignored("speed_raw"));
+  CHECK(m.ignored("_raw"));
+  CHECK(m.ignored("aXXbYYc"));
+  CHECK(m.ignored("abc"));
+  CHECK(m.ignored("pad"));
+  CHECK(!m.ignored("pad2"));
+  CHECK(!m.ignored("acb"));
+  CHECK(!m.ignored("cli"));
+  CHECK(!m.ignored("speed_raw2"));
+  CHECK(!m.ignored(std::string(100000, 'a')));  // no backtracking: one pass
+  CHECK(m.ignored(std::string(100000, 'a') + "b"));
+  // A glob of exactly 64 characters, its last one a star, and one ending in a literal.
+  const std::string g64 = std::string(63, 'q') + "*";
+  const std::string l64 = "*" + std::string(63, 'r');
+  m.ignore = {g64, l64};
+  CHECK(m.ignored(std::string(63, 'q')));
+  CHECK(m.ignored(std::string(70, 'q')));
+  CHECK(!m.ignored(std::string(62, 'q')));
+  CHECK(m.ignored("x" + std::string(63, 'r')));
+  CHECK(!m.ignored(std::string(62, 'r')));
+  // A Map made by hand may hold a longer glob (parse_map refuses it): it matches nothing, its exact name still does.
+  const std::string g65 = std::string(64, 'z') + "*";
+  m.ignore = {g65};
+  CHECK(!m.ignored(std::string(70, 'z')));
+  CHECK(m.ignored(g65));
+
+  auto err = [&](const std::string& extra) { return error_of([&] { map_text(t, setup_map(extra)); }); };
+  auto globs = [](int n, const std::string& tail = "") {
+    std::string o = "\"ignore\": [\"plain\"";
+    for (int i = 0; i < n; ++i) o += ",\"g" + std::to_string(i) + "*\"";
+    return o + tail + "]";
+  };
+  CHECK_THAT(err(globs(64)), Catch::StartsWith("(no error)"));
+  CHECK_THAT(err(globs(65)), Catch::Contains("m.map.json: $.ignore: more than 64 globs"));
+  CHECK_THAT(err("\"ignore\": [\"" + g64 + "\"]"), Catch::StartsWith("(no error)"));
+  CHECK_THAT(err("\"ignore\": [\"x\", \"" + g64 + "q\"]"), Catch::Contains("m.map.json: $.ignore[1]: a glob of 65 characters: at most 64"));
+  // Names without a star are not limited.
+  std::string many;
+  for (int i = 0; i < 1000; ++i) many += std::string(many.empty() ? "" : ",") + "\"n" + std::to_string(i) + "\"";
+  CHECK_THAT(err("\"ignore\": [" + many + "]"), Catch::StartsWith("(no error)"));
+}
+
+TEST_CASE("trace lines: a line longer than 16 MiB is refused naming its line", "[traces][verify][limits]") {
+  TempDir t;
+  const Map m = map_text(t, setup_map());
+  CHECK(kMaxTraceLineBytes == std::size_t{16} << 20);
+  auto with_comment = [&](const std::string& name, std::size_t bytes, const char* eol) {
+    return t.write(name, "step,ac,tries\n#" + std::string(bytes - 1, 'c') + eol + "0,120,0\n");
+  };
+  // A comment line of exactly the limit is read (and skipped), with LF or CRLF.
+  CHECK(verify_file(with_comment("max.csv", kMaxTraceLineBytes, "\n"), m).ok());
+  CHECK(verify_file(with_comment("maxcr.csv", kMaxTraceLineBytes, "\r\n"), m).ok());
+  CHECK_THAT(error_of([&] { verify_file(with_comment("over.csv", kMaxTraceLineBytes + 1, "\n"), m); }),
+             Catch::Contains("over.csv: line 2: a line longer than 16 MiB (16777216 bytes)"));
+  // A file with no line break at all: refused at its first line, in JSON lines too.
+  CHECK_THAT(error_of([&] { verify_file(t.write("flat.jsonl", "{\"step\":0,\"x\":\"" + std::string(kMaxTraceLineBytes, ' ')), m); }),
+             Catch::Contains("flat.jsonl: line 1: a line longer than 16 MiB"));
+}
+
+TEST_CASE("JSON lines: a number beyond a double, and nesting too deep, are input errors with their place", "[traces][verify][limits]") {
+  TempDir t;
+  const Map m = map_text(t, setup_map());
+  auto err = [&](const std::string& name, const std::string& text) {
+    const std::string p = t.write(name, text);
+    return error_of([&] { verify_file(p, m); });
+  };
+  CHECK_THAT(err("a.jsonl", "{\"step\":0,\"ac\":120,\"tries\":0}\n{\"step\":1,\"ac\":1e999,\"tries\":0}\n"),
+             Catch::Contains("a.jsonl: line 2, byte 16: invalid JSON: a number beyond the range of a double (1e999)"));
+  CHECK_THAT(err("b.jsonl", "{\"step\":0,\"ac\":120,\"tries\":0,\"deep\":" + std::string(300, '[') + std::string(300, ']') + "}\n"),
+             Catch::Contains("b.jsonl: line 1, byte ") && Catch::Contains("nested deeper than 256 levels"));
+}
+
+TEST_CASE("map: a scenario path with a NUL or another control character is refused, shown escaped", "[traces][map][limits]") {
+  TempDir t;
+  auto err = [&](const std::string& scen) {
+    return error_of([&] { map_text(t, R"({"model": "wander", "scenario": ")" + scen + R"(", "columns": [
+        {"column": "a", "field": "tick", "type": "u64"}]})"); });
+  };
+  CHECK(err("\\u0000") == t.dir() + "/m.map.json: $.scenario: a scenario path with a control character in it: \"\\u0000\"");
+  CHECK_THAT(err("a\\u001b[31mb.json"), Catch::Contains("$.scenario: a scenario path with a control character in it: \"a\\u001b[31mb.json\""));
+  CHECK_THAT(err("tab\\there.json"), Catch::Contains("\"tab\\there.json\""));
+  CHECK_THAT(err("wander_setup.json"), Catch::StartsWith("(no error)"));
+}
+
+TEST_CASE("trace errors show a name with control characters escaped", "[traces][verify][limits]") {
+  TempDir t;
+  const Map m = map_text(t, setup_map());
+  const std::string p = t.write("c.csv", std::string("step,ac,tries,b\x01") + "ad\n0,120,0,1\n");
+  CHECK_THAT(error_of([&] { verify_file(p, m); }), Catch::Contains("c.csv: line 1, column \"b\\u0001ad\": not in the map"));
+  const std::string v = t.write("v.csv", std::string("step,ac,tries\n0,12\x1b") + "0,0\n");
+  CHECK_THAT(error_of([&] { verify_file(v, m); }), Catch::Contains("got \"12\\u001b0\""));
+}
+
+TEST_CASE("map binding: a field path of 100,000 characters gets no suggestions and a message cut short", "[traces][map][limits]") {
+  TempDir t;
+  auto model = load_scenario_file(fx("wander_setup.json"));
+  const std::string field = "entities[0]." + std::string(100000, 'y');
+  const Map m = map_text(t, R"({"model": "wander", "columns": [{"column": "x", "type": "f32", "field": ")" + field + "\"}]}");
+  const std::string e = error_of([&] { bind_map(m, *model); });
+  CHECK_THAT(e, Catch::Contains("$.columns[0].field: no field \"entities[0].yyyy") && Catch::Contains("\"... (100012 bytes) in the wander state"));
+  CHECK_THAT(e, !Catch::Contains("closest"));
+  CHECK(e.size() < 1000);
+  // A short typo still gets them (the limit is 256 characters).
+  const std::string near = "entities[0].actioncooldow" + std::string(256 - 25, 'n');
+  CHECK(similar_paths(near, model->leaves()).size() == 5);
+  CHECK(similar_paths(near + "n", model->leaves()).empty());
 }

@@ -8,6 +8,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "lockstep/core/error.h"
@@ -17,9 +18,27 @@ namespace lockstep {
 
 using Json = nlohmann::json;
 
-/// Parse JSON text; a syntax error names `source`, line and column.
+/// Arrays and objects nest at most this deep in any JSON input (a scenario,
+/// a map, a trace's JSON line): deeper text is refused where it goes too deep,
+/// before the tree grows (docs/architecture.md, "Errors").
+inline constexpr std::size_t kMaxJsonDepth = 256;
+/// The largest JSON file parse_json_file reads (64 MiB); a larger one is
+/// refused before it is read.
+inline constexpr std::size_t kMaxJsonFileBytes = std::size_t{64} << 20;
+
+/// Where and why JSON text could not be parsed.
+struct JsonSyntaxError {
+  std::size_t byte = 0;  ///< 0-based offset of the byte where it went wrong
+  std::size_t line = 1, column = 1;  ///< of that byte, 1-based (the column counts bytes)
+  std::string what;      ///< "syntax error while parsing ...", "a number beyond the range of a double (1e999)"
+};
+/// Parse JSON text with no exception for bad text: false and `err` filled. A
+/// syntax error, a number beyond the range of a double (1e999, a 400-digit
+/// integer) and nesting deeper than kMaxJsonDepth all come back with their place.
+bool try_parse_json(std::string_view text, Json& out, JsonSyntaxError& err);
+/// Parse JSON text; bad text (see try_parse_json) names `source`, line and column.
 Json parse_json_text(const std::string& text, const std::string& source);
-/// Read and parse a JSON file; errors name the file.
+/// Read and parse a JSON file of at most kMaxJsonFileBytes; errors name the file.
 Json parse_json_file(const std::string& path);
 /// "a string", "an array", ... for messages.
 std::string json_kind(const Json& j);

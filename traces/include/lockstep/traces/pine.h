@@ -30,6 +30,9 @@ inline constexpr uint8_t kStatusFail = 0xFF;
 inline constexpr uint32_t kDefaultSlot = 28011;
 /// The largest message PCSX2 accepts (its MAX_IPC_SIZE) and the largest reply we take.
 inline constexpr uint32_t kMaxMessage = 650000;
+/// Torn samples (the two counter reads of one message disagree) in a row before
+/// capture gives up: a real game's updates are far apart next to one message.
+inline constexpr uint64_t kMaxTornInARow = 100;
 
 /// PCSX2's socket for a slot: $XDG_RUNTIME_DIR/pcsx2.sock (or /tmp/pcsx2.sock
 /// without XDG_RUNTIME_DIR); slots other than 28011 append ".<slot>".
@@ -73,8 +76,11 @@ class Client {
   Client& operator=(const Client&) = delete;
 
   /// Send one message, return the whole reply (size, status, results); the
-  /// status is not checked here. Errors: the connection closing, a timeout.
-  std::vector<uint8_t> exchange(std::span<const uint8_t> message);
+  /// status is not checked here. Errors: the connection closing; the whole
+  /// exchange not done within the timeout (one deadline for the message and
+  /// its reply, however the bytes trickle in); a reply that says it is shorter
+  /// than 5 bytes, or longer than `max_reply` (refused before its bytes are read).
+  std::vector<uint8_t> exchange(std::span<const uint8_t> message, std::size_t max_reply = kMaxMessage);
   /// Send a batch and return its results (parse_reply).
   std::vector<uint64_t> run(const Batch& batch);
   const std::string& path() const { return path_; }
@@ -94,7 +100,8 @@ struct CaptureOptions {
   std::optional<uint32_t> counter_address;   ///< overrides the map's capture.counter_address
   std::optional<uint32_t> ticks_per_update;  ///< overrides the map's capture.ticks_per_update
   int poll_ms = 1;                           ///< the wait between polls while the update count stands still
-  int timeout_ms = 5000;                     ///< the update count must move within this
+  int timeout_ms = 5000;                     ///< the update count must move within this; each message's whole reply too
+  uint64_t max_torn = kMaxTornInARow;        ///< torn samples in a row before giving up
   std::function<void(uint64_t rows, uint64_t steps)> progress;
 };
 

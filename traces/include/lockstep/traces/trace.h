@@ -88,6 +88,12 @@ struct CaptureSpec {
   uint32_t ticks_per_update = 1;  ///< update = ceil(counter / ticks_per_update), e.g. (ticks + 1) / 2
 };
 
+/// At most this many `ignore` entries may be globs (hold a `*`), each at most
+/// kMaxIgnoreGlobLength characters; names without a `*` are not limited
+/// (docs/traces.md, "The map").
+inline constexpr std::size_t kMaxIgnoreGlobs = 64;
+inline constexpr std::size_t kMaxIgnoreGlobLength = 64;
+
 struct Map {
   std::string source;            ///< the map file
   std::string model;             ///< the model's name ("wander")
@@ -100,8 +106,10 @@ struct Map {
   std::vector<std::string> ignore;  ///< trace columns not compared (names or globs)
   CaptureSpec capture;
 
+  /// Whether `ignore` covers this trace column (an exact name, or a glob: `*`
+  /// matches any run of characters). One look-up; a trace reader indexes the map once.
   bool ignored(const std::string& column) const;
-  /// Index of the mapped column with this trace name, or -1.
+  /// Index of the mapped column with this trace name, or -1 (one look-up, as above).
   int find(const std::string& column) const;
 };
 
@@ -116,11 +124,13 @@ struct BoundColumn {
   LeafKind kind = LeafKind::F32;
 };
 /// Check every field path against the model's leaves (InputError naming the
-/// map's JSON path and the closest existing paths) and every tolerance against
-/// the field's kind (integers and bools compare exactly).
+/// map's JSON path and the closest existing paths), every tolerance against
+/// the field's kind (integers and bools compare exactly), and that tick_offset
+/// is within the scenario's run length (`model.default_ticks()`).
 std::vector<BoundColumn> bind_map(const Map& map, Model& model);
 
-/// Up to `limit` leaf paths of the model closest to `path` (edit distance).
+/// Up to `limit` leaf paths of the model closest to `path` (edit distance); none
+/// for a path longer than 256 characters (the distance costs both lengths' product).
 std::vector<std::string> similar_paths(const std::string& path, const std::vector<LeafEntry>& leaves, std::size_t limit = 5);
 
 // ---------------------------------------------------------------- reading traces
@@ -138,6 +148,10 @@ struct TraceRow {
   std::vector<std::optional<Value>> cells;  ///< by map column
   std::vector<std::string> texts;           ///< each cell as written
 };
+
+/// The longest line a trace may hold (16 MiB, its line end not counted): a
+/// longer one is refused naming its line number, before more of it is read.
+inline constexpr std::size_t kMaxTraceLineBytes = std::size_t{16} << 20;
 
 /// Streams a trace row by row, checking it against the map: the `step` column,
 /// every mapped column present, every other column ignored by the map, steps
@@ -219,13 +233,16 @@ struct VerifyResult {
 
 struct VerifyOptions {
   std::size_t context_rows = 3;
+  std::string scenario;  ///< the scenario's file, for messages
   std::optional<TraceFormat> format;
   std::function<void(uint64_t rows, uint64_t tick)> progress;  ///< called every row
 };
 
 /// Step `model` (from its current tick, with its scenario's scripted inputs)
 /// along the trace and compare every mapped cell with the model's field at the
-/// aligned tick. Streams: memory does not grow with the trace.
+/// aligned tick. Streams: memory does not grow with the trace. A row whose
+/// aligned tick is beyond the scenario's run length (`model.default_ticks()`)
+/// is an InputError, so the work is bounded by the scenario, not the trace.
 VerifyResult verify_trace(Model& model, const std::string& trace_path, const Map& map, const VerifyOptions& opt = {});
 
 /// The human report (aligned labels, as the other commands) and the JSON one.
