@@ -9,12 +9,14 @@
 #
 # Included twice by the top-level CMakeLists.txt: in the sub-build (LOCKSTEP_FUZZ)
 # it defines the targets; in the ordinary build it adds the sub-build and the tests.
-set(_lockstep_fuzz_targets recording keyframe scenario)
+set(_lockstep_fuzz_targets recording keyframe scenario trace pine)
 
 if(LOCKSTEP_FUZZ)
   set(_fuzz_src_recording replay/fuzz/fuzz_recording.cpp)
   set(_fuzz_src_keyframe core/fuzz/fuzz_keyframe.cpp)
   set(_fuzz_src_scenario core/fuzz/fuzz_scenario.cpp)
+  set(_fuzz_src_trace traces/fuzz/fuzz_trace.cpp)
+  set(_fuzz_src_pine traces/fuzz/fuzz_pine.cpp)
   foreach(t IN LISTS _lockstep_fuzz_targets)
     add_executable(fuzz_${t} ${CMAKE_CURRENT_SOURCE_DIR}/${_fuzz_src_${t}})
     target_link_libraries(fuzz_${t} PRIVATE lockstep_replay lockstep_traces)
@@ -44,9 +46,11 @@ ExternalProject_Add(lockstep_fuzzers
   INSTALL_COMMAND "")
 
 # Inputs per target in the suite: about 20-40 s each on one core of an idle machine.
-set(_fuzz_runs_recording 20000)
+set(_fuzz_runs_recording 8000)
 set(_fuzz_runs_keyframe 4000)
-set(_fuzz_runs_scenario 3000)
+set(_fuzz_runs_scenario 15000)
+set(_fuzz_runs_trace 8000)
+set(_fuzz_runs_pine 30000)
 foreach(t IN LISTS _lockstep_fuzz_targets)
   add_test(NAME fuzz_${t}
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tools/fuzz ${t} --bin ${CMAKE_BINARY_DIR}/fuzz --work ${CMAKE_BINARY_DIR}/fuzz-work

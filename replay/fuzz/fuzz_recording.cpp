@@ -1,5 +1,5 @@
 // libFuzzer target for the recording reader (docs/fuzzing.md; built and run
-// by tools/fuzz-reader). A finding is a crash, a sanitizer report, a leak, an
+// by tools/fuzz). A finding is a crash, a sanitizer report, a leak, an
 // exception other than lockstep::InputError, or a broken invariant below.
 //
 // Two kinds of input:
