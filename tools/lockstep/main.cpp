@@ -370,6 +370,9 @@ int cmd_replay(const ReplayArgs& a) {
   if (mine.compiler != theirs.compiler || mine.arch != theirs.arch || mine.flags != theirs.flags)
     std::printf("note        recorded by %s on %s, replayed by %s on %s\n", theirs.compiler.c_str(), theirs.arch.c_str(),
                 mine.compiler.c_str(), mine.arch.c_str());
+  if (!theirs.fp_env.empty() && theirs.fp_env != mine.fp_env)
+    std::printf("note        recorded in floating-point mode %s, replayed in %s (every model step runs in the IEEE default)\n",
+                theirs.fp_env.c_str(), mine.fp_env.c_str());
   std::printf("checked     %llu ticks and %llu keyframes of %s\n", static_cast<unsigned long long>(res.checked),
               static_cast<unsigned long long>(res.keyframes_checked), a.path.c_str());
   if (res.first) {
