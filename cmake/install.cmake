@@ -91,6 +91,11 @@ foreach(o IN LISTS _lockstep_fp_options)
                "$<$<COMPILE_LANG_AND_ID:C,GNU,Clang,AppleClang>:${o}>")
 endforeach()
 
+# A sanitized build's libraries need their sanitizer runtimes in whatever links them.
+if(LOCKSTEP_SANITIZE)
+  set_property(TARGET lockstep_core APPEND PROPERTY INTERFACE_LINK_OPTIONS -fsanitize=address,undefined)
+endif()
+
 # lockstep_replay links zstd privately, through pkg-config's PkgConfig::ZSTD:
 # a static library's private dependency is still linked by its consumers, as
 # $<LINK_ONLY:PkgConfig::ZSTD>, and that target exists only in this tree. In

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "lockstep/core/angle.h"
+#include "lockstep/core/validate.h"
 
 namespace lockstep::wander {
 
@@ -44,24 +45,7 @@ int32_t event_code(const std::string& s) {
 
 // ------------------------------------------------------------ limits (docs/wander-world.md, "Limits")
 
-/// A float as the shortest text that reads back to it ("1e+06", "0.35").
-std::string num(float v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-
-bool within(float v, float bound) { return v >= -bound && v <= bound; }
-
-/// The first component of v beyond +-bound ("x", "y" or "z"), or nullptr when none is.
-const char* beyond(Vec3 v, float bound) {
-  if (!within(v.x, bound)) return "x";
-  if (!within(v.y, bound)) return "y";
-  if (!within(v.z, bound)) return "z";
-  return nullptr;
-}
-
-float component(Vec3 v, const char* c) { return c[0] == 'x' ? v.x : (c[0] == 'y' ? v.y : v.z); }
+std::string num(float v) { return shortest(v); }
 
 /// A scenario's point (JSON path `at`, written [x, y, z] or {"x": ..}) within the world's bound.
 void check_place(const JsonReader& r, const std::string& at, Vec3 v) {

@@ -7,6 +7,7 @@
 #include "lockstep/core/angle.h"
 #include "lockstep/core/diff.h"
 #include "lockstep/core/error.h"
+#include "lockstep/core/validate.h"
 #include "warriors/navgeom.h"
 
 namespace lockstep::warriors {
@@ -74,24 +75,7 @@ int32_t field_code(const std::string& n) {
 
 // ------------------------------------------------------------ limits (docs/warriors.md, "Limits")
 
-/// A float as the shortest text that reads back to it ("1e+06", "0.35").
-std::string num(float v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-
-bool within(float v, float bound) { return v >= -bound && v <= bound; }
-
-/// The first component of v beyond +-bound ("x", "y" or "z"), or nullptr when none is.
-const char* beyond(Vec3 v, float bound) {
-  if (!within(v.x, bound)) return "x";
-  if (!within(v.y, bound)) return "y";
-  if (!within(v.z, bound)) return "z";
-  return nullptr;
-}
-
-float component(Vec3 v, const char* c) { return c[0] == 'x' ? v.x : (c[0] == 'y' ? v.y : v.z); }
+std::string num(float v) { return shortest(v); }
 
 /// A scenario's or a level's point (JSON path `at`) within the world's bound.
 void check_place(const JsonReader& r, const std::string& at, Vec3 v) {

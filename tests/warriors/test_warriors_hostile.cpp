@@ -12,9 +12,14 @@
 #include "fixtures.h"
 #include "lockstep/core/hash.h"
 #include "lockstep/core/model.h"
+#include "hostile.h"
 #include "warriors_test_util.h"
 
 using namespace wtest;
+
+using lockstep::test::restore_error;
+using lockstep::test::scenario_error;
+using lockstep::test::step_error;
 
 namespace {
 
@@ -26,53 +31,6 @@ std::unique_ptr<Model> fixture_at(const std::string& name, int ticks) {
 
 WarriorsModel& model_of(Model& m) { return dynamic_cast<ModelAdapter<WarriorsModel>&>(m).model(); }
 
-/// Set the leaf at `path` of a copy of m's state to v, restore the copy's snapshot into m and return
-/// the error (empty when it was accepted). A refused restore must leave m's state as it was.
-template <class T>
-std::string restore_error(Model& m, const std::string& path, T v) {
-  auto broken = m.clone();
-  bool found = false;
-  for (auto& leaf : broken->leaves())
-    if (leaf.path == path) {
-      REQUIRE(leaf.ref.kind == leaf_kind_of<T>());
-      *static_cast<T*>(leaf.ref.ptr) = v;
-      found = true;
-    }
-  REQUIRE(found);
-  const auto before = m.hashes();
-  try {
-    m.restore(broken->snapshot(), "bad.snap");
-  } catch (const InputError& e) {
-    CHECK(m.hashes() == before);
-    return e.what();
-  }
-  return "";
-}
-
-/// The error of stepping m with `in` (empty when it stepped); a refused step changes nothing.
-std::string step_error(Model& m, const Input& in) {
-  ByteSink sink;
-  write_canonical(sink, in);
-  const auto before = m.hashes();
-  const uint64_t tick = m.tick();
-  try {
-    m.step(sink.out, "in.bin");
-  } catch (const InputError& e) {
-    CHECK(m.hashes() == before);
-    CHECK(m.tick() == tick);
-    return e.what();
-  }
-  return "";
-}
-
-std::string scenario_error(const std::string& text) {
-  try {
-    load_scenario_text(text, "bad.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 struct FloatCase {
   const char* path;

@@ -11,9 +11,14 @@
 #include "fixtures.h"
 #include "lockstep/core/hash.h"
 #include "lockstep/core/model.h"
+#include "hostile.h"
 
 using namespace lockstep;
 using namespace lockstep::wander;
+
+using lockstep::test::restore_error;
+using lockstep::test::scenario_error;
+using lockstep::test::step_error;
 
 namespace {
 
@@ -24,63 +29,12 @@ std::unique_ptr<Model> yard_at(int ticks) {
   return m;
 }
 
-/// Set the leaf at `path` of a copy of m's state to v, restore the copy's snapshot into m and return
-/// the error (empty when it was accepted). A refused restore must leave m's state as it was.
-template <class T>
-std::string restore_error(Model& m, const std::string& path, T v) {
-  auto broken = m.clone();
-  bool found = false;
-  for (auto& leaf : broken->leaves())
-    if (leaf.path == path) {
-      REQUIRE(leaf.ref.kind == leaf_kind_of<T>());
-      *static_cast<T*>(leaf.ref.ptr) = v;
-      found = true;
-    }
-  REQUIRE(found);
-  const auto before = m.hashes();
-  try {
-    m.restore(broken->snapshot(), "bad.snap");
-  } catch (const InputError& e) {
-    CHECK(m.hashes() == before);
-    return e.what();
-  }
-  return "";
-}
-
-std::vector<uint8_t> encode(const Input& in) {
-  ByteSink sink;
-  write_canonical(sink, in);
-  return std::move(sink.out);
-}
-
-/// The error of stepping m with `in` (empty when it stepped); a refused step changes nothing.
-std::string step_error(Model& m, const Input& in) {
-  const auto before = m.hashes();
-  const uint64_t tick = m.tick();
-  try {
-    m.step(encode(in), "in.bin");
-  } catch (const InputError& e) {
-    CHECK(m.hashes() == before);
-    CHECK(m.tick() == tick);
-    return e.what();
-  }
-  return "";
-}
-
 Input one_event(uint32_t entity, EventKind kind, Vec3 value) {
   Input in;
   in.events.push_back(Event{entity, kind, value});
   return in;
 }
 
-std::string scenario_error(const std::string& text) {
-  try {
-    load_scenario_text(text, "bad.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 struct FloatCase {
   const char* path;

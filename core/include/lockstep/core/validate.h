@@ -4,11 +4,13 @@
 #pragma once
 
 #include <bit>
+#include <charconv>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
 #include "lockstep/core/reflect.h"
+#include "lockstep/core/vec.h"
 
 namespace lockstep {
 
@@ -33,5 +35,28 @@ std::string first_nonfinite(const T& value) {
   });
   return found;
 }
+
+// ---------------------------------------------------------------- range checks of models
+
+/// A float as the shortest text that reads back to it ("1e+06", "0.35"), for messages.
+inline std::string shortest(float v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+/// -bound <= v <= bound (false for a NaN).
+inline bool within(float v, float bound) { return v >= -bound && v <= bound; }
+
+/// The first component of v beyond +-bound ("x", "y" or "z"), or nullptr when none is.
+inline const char* beyond(Vec3 v, float bound) {
+  if (!within(v.x, bound)) return "x";
+  if (!within(v.y, bound)) return "y";
+  if (!within(v.z, bound)) return "z";
+  return nullptr;
+}
+
+/// The component `beyond` named.
+inline float component(Vec3 v, const char* c) { return c[0] == 'x' ? v.x : (c[0] == 'y' ? v.y : v.z); }
 
 }  // namespace lockstep
