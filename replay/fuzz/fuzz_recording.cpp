@@ -214,6 +214,7 @@ class FuzzModel final : public Model {
   void step_scripted() override { ++tick_; }
   std::vector<uint8_t> scripted_input() const override { return {}; }
   void step(std::span<const uint8_t>, const std::string&) override { ++tick_; }
+  void check_input_encoding(std::span<const uint8_t>, const std::string&) const override {}
   std::string input_json(std::span<const uint8_t>) const override { return "{}"; }
   StateHashes hashes() const override { return hashes_; }
   std::vector<uint8_t> snapshot() const override { return snapshot_; }

@@ -1,5 +1,7 @@
 #include "lockstep/replay/replay.h"
 
+#include <algorithm>
+
 namespace lockstep::replay {
 
 void restore_keyframe(Model& m, const lsr::Recording& rec, const lsr::Recording::OwnedKeyframe& k) {
@@ -118,6 +120,35 @@ Result run(const lsr::Recording& rec, const Options& opt) {
         }
       });
   return res;
+}
+
+InputCheck check_inputs(const lsr::Recording& rec) {
+  InputCheck c;
+  const auto names = model_names();
+  if (std::find(names.begin(), names.end(), rec.header().model) == names.end()) {
+    c.note = "this build has no model \"" + rec.header().model + "\"";
+    return c;
+  }
+  c.checked = true;
+  std::unique_ptr<Model> m;
+  try {
+    m = model_for(rec);  // replay could not make it either
+  } catch (const InputError& e) {
+    c.error = e.what();
+    return c;
+  }
+  const uint8_t* last = nullptr;
+  rec.scan(rec.first_tick(), UINT64_MAX, [&](const lsr::TickRecord& t) {
+    if (c.error || t.input.data() == last) return;  // a held input: already checked
+    last = t.input.data();
+    ++c.stored;
+    try {
+      m->check_input_encoding(t.input, rec.source() + " tick " + std::to_string(t.tick));
+    } catch (const InputError& e) {
+      c.error = e.what();
+    }
+  }, nullptr);
+  return c;
 }
 
 }  // namespace lockstep::replay

@@ -261,6 +261,8 @@ void print_damage(const lockstep::lsr::Recording& r) {
 
 int cmd_inspect(const std::string& path, bool json) {
   const auto r = lockstep::lsr::Recording::open(path);
+  const auto inputs = lockstep::replay::check_inputs(r);
+  const bool bad = r.damage() || inputs.error;
   const auto& h = r.header();
   uint64_t compressed = 0;
   for (const auto& c : r.frames()) compressed += c.compressed;
@@ -280,13 +282,17 @@ int cmd_inspect(const std::string& path, bool json) {
                 json_escape(h.build.revision).c_str(), json_escape(h.build.fp_env).c_str(), static_cast<unsigned long long>(r.file_bytes()),
                 static_cast<unsigned long long>(r.raw_bytes()), ratio, r.index_used() ? "true" : "false");
     if (r.damage())
-      std::printf("{\"offset\":%llu,\"kind\":\"%s\",\"where\":\"%s\",\"what\":\"%s\",\"truncated\":%s}}\n",
+      std::printf("{\"offset\":%llu,\"kind\":\"%s\",\"where\":\"%s\",\"what\":\"%s\",\"truncated\":%s}",
                   static_cast<unsigned long long>(r.damage()->offset), json_escape(r.damage()->kind).c_str(),
                   json_escape(r.damage()->where).c_str(), json_escape(r.damage()->what).c_str(),
                   r.damage()->truncated ? "true" : "false");
     else
-      std::printf("null}\n");
-    return r.damage() ? kExitBadInput : kExitOk;
+      std::printf("null");
+    std::printf(",\"inputs\":{\"checked\":%s,\"stored\":%llu,\"error\":", inputs.checked ? "true" : "false",
+                static_cast<unsigned long long>(inputs.stored));
+    if (inputs.error) std::printf("\"%s\"}}\n", json_escape(*inputs.error).c_str());
+    else std::printf("null}}\n");
+    return bad ? kExitBadInput : kExitOk;
   }
   std::printf("recording   %s\n", path.c_str());
   std::printf("format      %u.%u\n", h.major, h.minor);
@@ -305,6 +311,13 @@ int cmd_inspect(const std::string& path, bool json) {
               static_cast<unsigned long long>(r.file_bytes()), static_cast<unsigned long long>(r.raw_bytes()), ratio,
               r.ticks() ? static_cast<double>(r.file_bytes()) / static_cast<double>(r.ticks()) : 0.0);
   std::printf("index       %s\n", r.index_used() ? "present" : "absent: chunks found by walking the frames");
+  if (!inputs.checked)
+    std::printf("inputs      not checked: %s\n", inputs.note.c_str());
+  else if (inputs.error)
+    std::printf("inputs      BAD: %s\n", inputs.error->c_str());
+  else
+    std::printf("inputs      %llu stored, each decodes and is finite\n", static_cast<unsigned long long>(inputs.stored));
+  if (inputs.error) std::fprintf(stderr, "lockstep: %s\n", inputs.error->c_str());
   if (r.damage()) {
     std::printf("damage      byte %llu, %s: %s [%s, %s]\n", static_cast<unsigned long long>(r.damage()->offset),
                 r.damage()->where.c_str(), r.damage()->what.c_str(), r.damage()->kind.c_str(),
@@ -313,7 +326,7 @@ int cmd_inspect(const std::string& path, bool json) {
     return kExitBadInput;
   }
   std::printf("damage      none\n");
-  return kExitOk;
+  return bad ? kExitBadInput : kExitOk;
 }
 
 struct ReplayArgs {

@@ -65,6 +65,9 @@ class Model {
   virtual std::vector<uint8_t> scripted_input() const = 0;
   /// Step one tick with an input in its canonical encoding (hash.h); a bad encoding throws InputError.
   virtual void step(std::span<const uint8_t> input, const std::string& source = "input") = 0;
+  /// Decode an input and refuse a NaN or an infinity in it, without stepping (what a reader can
+  /// check of a recording's inputs without the states they are stepped from); InputError if not.
+  virtual void check_input_encoding(std::span<const uint8_t> input, const std::string& source) const = 0;
   /// An encoded input as JSON text.
   virtual std::string input_json(std::span<const uint8_t> input) const = 0;
 
@@ -129,6 +132,9 @@ class ModelAdapter final : public Model {
     IeeeFpScope fp;
     m_.step(in);
   }
+  void check_input_encoding(std::span<const uint8_t> input, const std::string& source) const override {
+    finite(decode_canonical<typename M::Input>(input, source), source);
+  }
   std::string input_json(std::span<const uint8_t> input) const override {
     return to_json(decode_canonical<typename M::Input>(input, "input"), "input");
   }
@@ -162,10 +168,14 @@ class ModelAdapter final : public Model {
   M& model() { return m_; }
   const M& model() const { return m_; }
 
-  /// Refuse an input with a NaN or an infinity, then ask the model (check_input).
-  void check(const typename M::Input& in, const std::string& source) const {
+  /// Refuse an input with a NaN or an infinity.
+  static void finite(const typename M::Input& in, const std::string& source) {
     if (const std::string at = first_nonfinite(in); !at.empty())
       throw InputError(source, "input." + at, "not a finite number");
+  }
+  /// Refuse an input with a NaN or an infinity, then ask the model (check_input).
+  void check(const typename M::Input& in, const std::string& source) const {
+    finite(in, source);
     if constexpr (requires(const M& cm) { cm.check_input(in); }) {
       try {
         m_.check_input(in);

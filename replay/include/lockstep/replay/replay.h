@@ -54,4 +54,15 @@ std::unique_ptr<Model> state_at(const lsr::Recording& rec, uint64_t tick);
 
 Result run(const lsr::Recording& rec, const Options& opt);
 
+/// What `inspect` can check of a recording's inputs without stepping: each stored input decodes as
+/// the model's Input and holds no NaN or infinity. (Whether the model can step it from the state it
+/// meets, a walker that exists, a value in range, is checked when it is stepped: replay, export.)
+struct InputCheck {
+  bool checked = false;              ///< false when this build cannot make the recording's model
+  std::string note;                  ///< why not checked
+  uint64_t stored = 0;               ///< inputs stored (a held input is stored once per chunk)
+  std::optional<std::string> error;  ///< the first that fails: file, tick and field
+};
+InputCheck check_inputs(const lsr::Recording& rec);
+
 }  // namespace lockstep::replay
