@@ -239,7 +239,10 @@ bool StationModel::overtake_clear(uint32_t i, V2 e, float shift, float ahead, V2
   if (!segment_clear(w.floor, w.pos, to, w.radius) || !segment_clear(w.floor, from, to, w.radius)) return false;
   const CellGrid& gr = walker_grid_;
   const float reach = ahead + 2.0f;
-  const CellGrid::Box box = corridor_cells(gr, from, e, w.radius + max_radius_ + kPassClear, reach);
+  // Someone coming the other way closes the line further out: we close on
+  // each other at both our speeds (S25).
+  const float reach_oncoming = ahead + kOncomingPassReach;
+  const CellGrid::Box box = corridor_cells(gr, from, e, w.radius + max_radius_ + kPassClear, reach_oncoming);
   return gr.each(box, [&](uint32_t j) {
     if (j == i) return true;
     const Walker& o = state_.walkers[j];
@@ -247,10 +250,31 @@ bool StationModel::overtake_clear(uint32_t i, V2 e, float shift, float ahead, V2
     if (dot(o.vel, e) >= w.desired_speed - kOvertakeMargin) return true;  // as fast as I would pass: no obstacle
     const V2 d = o.pos - w.pos;
     const float a = dot(d, e);
-    if (a < 0.0f || a > reach) return true;
+    const bool oncoming = dot(o.dir, e) < -0.7f;  // going against me, within 45 degrees of head-on
+    if (a < 0.0f || a > (oncoming ? reach_oncoming : reach)) return true;
     const float s = dot(d, nl) - shift;
     const float clear = w.radius + o.radius + kPassClear;
     return !(s < clear && s > -clear);  // someone in the line: closed
+  });
+}
+
+bool StationModel::oncoming_ahead(uint32_t i, V2 u) const {
+  // S25: someone walking toward me (its direction within 60 degrees of -u)
+  // within kOncomingRange ahead along my leg's direction u and kOncomingHalf
+  // to either side, on my floor. Reads positions and last tick's directions.
+  if (u == V2{}) return false;
+  const Walker& w = state_.walkers[i];
+  const CellGrid& gr = walker_grid_;
+  const V2 nl = left_of(u);
+  const CellGrid::Box box = corridor_cells(gr, w.pos, u, kOncomingHalf, kOncomingRange);
+  return !gr.each(box, [&](uint32_t j) {
+    if (j == i) return true;
+    const Walker& o = state_.walkers[j];
+    if (o.floor != w.floor || !(dot(o.dir, u) < -0.5f)) return true;
+    const V2 d = o.pos - w.pos;
+    const float a = dot(d, u), s = dot(d, nl);
+    if (!(a > 0.0f) || a > kOncomingRange || s > kOncomingHalf || s < -kOncomingHalf) return true;
+    return false;  // found: stop
   });
 }
 
@@ -294,6 +318,82 @@ float StationModel::headway_of(uint32_t i) const {
     if (!hidden) best = gap;
     return true;
   });
+  return best;
+}
+
+float StationModel::wall_gap_of(uint32_t i, V2 e, V2* normal) const {
+  // docs/station-forces.md, "Walls steer; what is in the way slows": how far
+  // the body can move straight along its direction before it touches a wall,
+  // capped at kHeadwayCap. For each wall of the walker's list (within r +
+  // 1.3 m), in the walker's frame (a along the direction, s across it), the
+  // first contact of the disc of radius r swept along a is the least
+  // a_q - sqrt(r^2 - s_q^2) over the wall's points q with |s_q| <= r: at the
+  // ends of the part of the wall inside the body's band and ahead of its
+  // centre, or where the wall is tangent to the disc. A wall whose obstacle a
+  // recovery mutes is not seen.
+  const Walker& w = state_.walkers[i];
+  *normal = V2{};
+  if (e == V2{}) return kHeadwayCap;
+  const V2 nl = left_of(e);
+  const float r = w.radius;
+  int32_t hit = -1;
+  const FloorGeom& fl = floors_[w.floor];
+  float best = kHeadwayCap;
+  for (uint32_t k = wall_start_[i]; k < wall_start_[i + 1]; ++k) {
+    const Wall& wl = fl.walls[wall_items_[k]];
+    if (wl.blocker >= 0 && wl.blocker == w.ignore_blocker) continue;
+    const V2 pa = wl.a - w.pos, pb = wl.b - w.pos;
+    const float a0 = dot(pa, e), s0 = dot(pa, nl), a1 = dot(pb, e), s1 = dot(pb, nl);
+    if (a0 < 0.0f && a1 < 0.0f) continue;  // wholly behind my centre
+    // The parameter range u in [lo, hi] of the wall inside the band |s| <= r.
+    float lo = 0.0f, hi = 1.0f;
+    const float ds = s1 - s0, da = a1 - a0;
+    if (ds == 0.0f) {
+      if (s0 > r || s0 < -r) continue;
+    } else {
+      float u0 = (-r - s0) / ds, u1 = (r - s0) / ds;
+      if (u0 > u1) std::swap(u0, u1);
+      lo = u0 > lo ? u0 : lo;
+      hi = u1 < hi ? u1 : hi;
+      if (lo > hi) continue;
+    }
+    // Only the part ahead of my centre (a >= 0): a wall point behind it is
+    // left behind by the body's move, even one the body overlaps now.
+    if (da == 0.0f) {
+      if (a0 < 0.0f) continue;
+    } else {
+      const float ua = -a0 / da;
+      if (da > 0.0f) lo = ua > lo ? ua : lo;
+      else hi = ua < hi ? ua : hi;
+      if (lo > hi) continue;
+    }
+    auto contact = [&](float u) {
+      const float a = a0 + u * da, s = s0 + u * ds;
+      const float q = r * r - s * s;
+      return a - dmath::sqrt(q > 0.0f ? q : 0.0f);
+    };
+    float t = contact(lo);
+    const float tb = contact(hi);
+    t = tb < t ? tb : t;
+    // Tangency: where d/du (a - sqrt(r^2 - s^2)) = 0, s = -sign(da ds) r |da| / |d|.
+    const float dl = dmath::sqrt(da * da + ds * ds);
+    if (ds != 0.0f && dl > 0.0f) {
+      const float st = ((da > 0.0f) == (ds > 0.0f) ? -1.0f : 1.0f) * r * (da < 0.0f ? -da : da) / dl;
+      const float ut = (st - s0) / ds;
+      if (ut > lo && ut < hi) {
+        const float tt = contact(ut);
+        t = tt < t ? tt : t;
+      }
+    }
+    if (t < best) best = t, hit = static_cast<int32_t>(wall_items_[k]);
+  }
+  if (best < 0.0f) best = 0.0f;
+  if (hit >= 0) {
+    // The wall's normal at the contact: from its nearest point to the body's centre there.
+    const Wall& wl = fl.walls[static_cast<std::size_t>(hit)];
+    const V2 c = w.pos + e * best;
+    *normal = unit(c - closest_on_segment(c, wl.a, wl.b));
+  }
   return best;
 }
 
@@ -362,7 +462,14 @@ void StationModel::accelerations(float h) {
       const float gap = w.radius - d;
       V2 a{};
       // Soft wall force, muted for the obstacle a recovery ignores (seed 002, Recovery).
-      if (!(wl.blocker >= 0 && wl.blocker == w.ignore_blocker)) a = nrm * (kA * dmath::exp(gap / kB) / kMass);
+      if (!(wl.blocker >= 0 && wl.blocker == w.ignore_blocker)) {
+        a = nrm * (kA * dmath::exp(gap / kB) / kMass);
+        // Walls steer; what is in the way slows (docs/station-forces.md): the
+        // soft force's part against my wish (dir) is dropped, and a wall in
+        // my path sets my speed through the wall gap instead.
+        const float back = dot(a, e);
+        if (back < 0.0f) a = a - e * back;
+      }
       if (gap > 0.0f) {
         a = a + nrm * (kBodyK * gap / kMass);
         const V2 t = left_of(nrm);
@@ -412,13 +519,23 @@ void StationModel::integrate(float h) {
     if (w.phase != Phase::Walking) continue;
     const V2 a = acc_[i];
     // The driving term relaxes toward the headway speed min(v0, gap / T).
-    const float hv = w.headway / kTimeGap;
+    // Along my direction of motion (dir, or dir slid along a wall), the
+    // nearer of the headway and the wall gap sets the speed.
+    const V2 e = move_dir_[i];
+    const float gap = w.headway < wall_gap_[i] ? w.headway : wall_gap_[i];
+    const float hv = gap / kTimeGap;
     const float drive = (hv < w.desired_speed ? hv : w.desired_speed) / kTau;
-    V2 v{(w.vel.x + h * (drive * w.dir.x + a.x)) / den, (w.vel.y + h * (drive * w.dir.y + a.y)) / den};
+    V2 v{(w.vel.x + h * (drive * e.x + a.x)) / den, (w.vel.y + h * (drive * e.y + a.y)) / den};
     // The collision-free speed cap: along my direction no faster than the
-    // headway allows, whatever pushes me (docs/station-forces.md, "Headway").
-    const float along = dot(v, w.dir);
-    if (along > hv) v = v - w.dir * (along - hv);
+    // headway allows, whatever pushes me (docs/station-forces.md, "Headway");
+    // and along my direction of motion no faster than the nearer of the
+    // headway and the wall gap allows. (The slide turns the motion by less
+    // than 90 degrees from dir, so the second cut never undoes the first.)
+    const float hw = w.headway / kTimeGap;
+    const float along_dir = dot(v, w.dir);
+    if (along_dir > hw) v = v - w.dir * (along_dir - hw);
+    const float along = dot(v, e);
+    if (along > hv) v = v - e * (along - hv);
     const float vmax = kMaxSpeedFactor * w.desired_speed;
     const float sp2 = sqr_length(v);
     if (sp2 > vmax * vmax) v = v * (vmax / dmath::sqrt(sp2));

@@ -546,6 +546,30 @@ bool NavGrid::nearest_open_node(Vec2 p, float radius, Vec2* out, int32_t* cell_o
   return true;
 }
 
+std::vector<int32_t> NavGrid::reachable_sets(float radius) const {
+  if (!finite(radius) || radius < 0.0f || radius > kMaxRadius_m) bad("reachable_sets", "the radius must be 0 .. 1 m");
+  const int32_t n = cell_count();
+  std::vector<int32_t> label(static_cast<std::size_t>(n), -1);
+  std::vector<int32_t> queue;
+  for (int32_t c0 = 0; c0 < n; ++c0) {
+    if (label[static_cast<std::size_t>(c0)] >= 0 || !cell_open(c0, radius)) continue;
+    label[static_cast<std::size_t>(c0)] = c0;
+    queue.assign(1, c0);
+    for (std::size_t q = 0; q < queue.size(); ++q) {
+      const int32_t c = queue[q];
+      const int32_t ix = c % nx_, iy = c / nx_;
+      for (int32_t d = 0; d < 8; ++d) {
+        const int32_t b = cell_at(ix + kDx[d], iy + kDy[d]);
+        if (b < 0 || label[static_cast<std::size_t>(b)] >= 0 || !cell_open(b, radius)) continue;
+        if (!(edge_clear_[static_cast<std::size_t>(c) * 8 + static_cast<std::size_t>(d)] >= radius)) continue;
+        label[static_cast<std::size_t>(b)] = c0;
+        queue.push_back(b);
+      }
+    }
+  }
+  return label;
+}
+
 // ================================================================ soft costs
 
 // The extra costs of one call: per cell, the plain cost, the direction form

@@ -182,6 +182,11 @@ class NavGrid {
   /// ties to the lower cell index) on which a body of `radius` may stand.
   /// False when no cell admits the radius.
   bool nearest_open_node(Vec2 p, float radius, Vec2* out, int32_t* cell_out = nullptr) const;
+  /// Which cells a body of `radius` can walk between: per cell, the lowest
+  /// cell index of the set it is connected to by steps open to that radius
+  /// (the steps find_path takes), -1 for a cell closed to it. Two points are
+  /// joined when their nearest open nodes carry one label.
+  std::vector<int32_t> reachable_sets(float radius) const;
 
   // ------------------------------------------------------------ paths
   /// Seed "Route": the walkable polyline from a to goal for a body of `radius`.

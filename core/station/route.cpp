@@ -453,11 +453,18 @@ void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
 
   // Lanes: aim at the corner shifted by the walker's share of this leg's slack;
   // a leg into the goal closes the shift over its last 6 m.
+  // With someone coming the other way ahead (S25), a spawned walker's share
+  // maps onto the keep side's half of the slack: -1..1 -> -1..0 for keep
+  // right (-1 is the right), 0..1 for keep left; so the two streams of a
+  // counter-flow take a side each and lanes form on the keep side, while a
+  // one-way crowd still walks abreast across the whole width.
   V2 drive = corner;
-  if (wk.lane_share != 0.0f) {
-    const V2 u = unit(rt.waypoints[rt.next] - rt.leg_start);
-    const float slack = wk.lane_share > 0.0f ? wk.slack_left : wk.slack_right;
-    float shift = wk.lane_share * slack;
+  const V2 u = unit(rt.waypoints[rt.next] - rt.leg_start);
+  float share = wk.lane_share;
+  if (wk.origin >= 0 && oncoming_ahead(w, u)) share = keep_right_ ? 0.5f * (share - 1.0f) : 0.5f * (share + 1.0f);
+  if (share != 0.0f) {
+    const float slack = share > 0.0f ? wk.slack_left : wk.slack_right;
+    float shift = share * slack;
     if (goal_leg()) {
       const float d = length(corner - wk.pos);
       if (d < kLaneCloseM) shift = shift * (d / kLaneCloseM);

@@ -49,6 +49,38 @@ void check_polygon(const JsonReader& r, const Polygon& p, const std::string& pat
   if (!(a > 1e-6f || a < -1e-6f)) r.fail(path, "a polygon needs a non-zero area");
 }
 
+// Does the solid cross the edge of the outline: an edge of each crossing the
+// other's properly, or corners strictly inside and strictly outside it (a
+// corner on the outline's edge counts as neither)? The trajectory file's
+// geometry is each outline with the solids inside it as holes, which a solid
+// across the edge cannot be (docs/trajectories.md); run and trajectory refuse
+// it alike.
+bool solid_crosses(const Polygon& solid, const Polygon& outline) {
+  const std::size_t ns = solid.size(), no = outline.size();
+  for (std::size_t i = 0; i < ns; ++i)
+    for (std::size_t k = 0; k < no; ++k) {
+      const V2 a = solid[i], b = solid[(i + 1) % ns], c = outline[k], d = outline[(k + 1) % no];
+      const float d1 = cross(b - a, c - a), d2 = cross(b - a, d - a), d3 = cross(d - c, a - c), d4 = cross(d - c, b - c);
+      if (((d1 > 0.0f && d2 < 0.0f) || (d1 < 0.0f && d2 > 0.0f)) && ((d3 > 0.0f && d4 < 0.0f) || (d3 < 0.0f && d4 > 0.0f)))
+        return true;
+    }
+  auto on_edge = [](const Polygon& poly, V2 p) {
+    for (std::size_t k = 0; k < poly.size(); ++k)
+      if (sqr_length(closest_on_segment(p, poly[k], poly[(k + 1) % poly.size()]) - p) < 1e-10f) return true;
+    return false;
+  };
+  bool in = false, out = false;
+  for (const V2& q : solid) {
+    if (on_edge(outline, q)) continue;
+    (inside(outline, q) ? in : out) = true;
+  }
+  for (const V2& q : outline) {
+    if (on_edge(solid, q)) continue;
+    if (inside(solid, q)) in = out = true;  // the outline reaches into the solid
+  }
+  return in && out;
+}
+
 // Whole metres of a span for a message (a span of any finite floats: the conversion stays in range).
 std::string metres(double d) { return d < 1e15 ? std::to_string(static_cast<int64_t>(d)) : std::string("more than 10^15"); }
 
@@ -132,6 +164,13 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
     for (std::size_t k = 0; k < fl.obstacles.size(); ++k) check_polygon(r, fl.obstacles[k], at(fp + ".obstacles", k));
     for (std::size_t k = 0; k < fl.holes.size(); ++k) check_polygon(r, fl.holes[k], at(fp + ".holes", k));
     for (std::size_t k = 0; k < fl.voids.size(); ++k) check_polygon(r, fl.voids[k], at(fp + ".voids", k));
+    for (const auto& [key, set] : {std::pair<const char*, const std::vector<Polygon>*>{".obstacles", &fl.obstacles},
+                                   {".holes", &fl.holes}, {".voids", &fl.voids}})
+      for (std::size_t k = 0; k < set->size(); ++k)
+        for (std::size_t w = 0; w < fl.walkable.size(); ++w)
+          if (solid_crosses((*set)[k], fl.walkable[w]))
+            r.fail(at(fp + key, k), "crosses the edge of walkable outline " + std::to_string(w) +
+                                        " (" + fp + ".walkable[" + std::to_string(w) + "]); clip it to the outline");
     for (std::size_t k = 0; k < fl.walls.size(); ++k) {
       const auto& w = fl.walls[k];
       if (!coord_ok(V2{w.x0, w.y0}) || !coord_ok(V2{w.x1, w.y1}))
@@ -384,6 +423,7 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
     g.area_m2 = a < 0.0f ? -a : a;
     areas_.push_back(g);
   }
+  check_layout();
   script_by_tick_.resize(sc.script.size());
   for (std::size_t e = 0; e < sc.script.size(); ++e) script_by_tick_[e] = static_cast<uint32_t>(e);
   std::stable_sort(script_by_tick_.begin(), script_by_tick_.end(),
@@ -420,6 +460,101 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
     state_.routes.push_back(std::move(rt));
     start_route(static_cast<uint32_t>(state_.walkers.size() - 1));
   }
+}
+
+void StationModel::check_layout() const {
+  // What the loader cannot see without the floors' walls and routing grids
+  // (issue 14; docs/station.md, "Scenario"): a portal off its floor, a placed
+  // body over a wall or solid, a portal's destination its walkers cannot reach. Errors name
+  // the JSON path; the model factory adds the scenario's file.
+  const Scenario& sc = scenario_;
+  auto fail = [](const std::string& place, const std::string& what) { throw InputError("", place, what); };
+  auto floor_name = [&](uint32_t f) { return "\"" + sc.floors[f].id + "\""; };
+  // A point of each portal on its floor: the first of a 32 x 32 sampling of its
+  // box, row by row, inside its polygon, on the walkable floor and off every solid.
+  std::vector<V2> spot(portals_.size());
+  for (std::size_t p = 0; p < portals_.size(); ++p) {
+    const PortalGeom& g = portals_[p];
+    const FloorGeom& fl = floors_[g.floor];
+    bool found = false;
+    for (int j = 0; j < 32 && !found; ++j)
+      for (int i = 0; i < 32 && !found; ++i) {
+        const V2 q{g.minx + (g.maxx - g.minx) * (static_cast<float>(i) + 0.5f) / 32.0f,
+                   g.miny + (g.maxy - g.miny) * (static_cast<float>(j) + 0.5f) / 32.0f};
+        if (!inside(sc.portals[p].polygon, q)) continue;
+        bool ok = false;
+        for (const auto& w : fl.walkable) ok = ok || inside(w, q);
+        for (const auto& b : fl.blockers) ok = ok && !inside(b, q);
+        if (ok) spot[p] = q, found = true;
+      }
+    if (!found)
+      fail(at("$.portals", p) + ".polygon", "portal \"" + sc.portals[p].id + "\" lies off its floor " + floor_name(g.floor) +
+                                                ": no part of it is on the walkable floor (outside every outline, or inside a solid)");
+  }
+  // Placed bodies clear of every wall: outline, solid edge or extra wall.
+  for (std::size_t i = 0; i < sc.walkers.size(); ++i) {
+    const WalkerSpec& ws = sc.walkers[i];
+    const uint32_t f = static_cast<uint32_t>(floor_index(sc, ws.floor));
+    const float r = ws.radius > 0.0f ? ws.radius : sc.population.radius;
+    for (const Wall& wl : floors_[f].walls) {
+      const float d = length(closest_on_segment(ws.position, wl.a, wl.b) - ws.position);
+      if (d < r)
+        fail(at("$.walkers", i) + ".position",
+             "walker " + std::to_string(i) + "'s body (radius " + num_text(r) + " m) overlaps " +
+                 (wl.kind == WallKind::Outline ? std::string("the floor's edge")
+                  : wl.kind == WallKind::Extra ? std::string("a wall")
+                                               : std::string("a solid's edge")) +
+                 ": its centre is " + num_text(d) + " m from it");
+    }
+  }
+  // Destinations reachable on the routing grid: the nearest open nodes of the
+  // start and of the goal in one connected set, for the body that walks it.
+  std::vector<std::pair<std::pair<uint32_t, float>, std::vector<int32_t>>> sets;  // (floor, radius) -> labels
+  auto label = [&](uint32_t f, float r, V2 q) -> int32_t {
+    const std::vector<int32_t>* lab = nullptr;
+    for (const auto& e : sets)
+      if (e.first.first == f && e.first.second == r) lab = &e.second;
+    if (!lab) {
+      sets.push_back({{f, r}, grids_[f]->reachable_sets(r)});
+      lab = &sets.back().second;
+    }
+    int32_t cell = -1;
+    if (!grids_[f]->nearest_open_node(q, r, nullptr, &cell)) return -1;
+    return (*lab)[static_cast<std::size_t>(cell)];
+  };
+  // The radius checked is the body's less 0.07 m, half the grid's node
+  // sampling: a door the body fits through (2 r + 0.1 m, issue 14) is never
+  // refused for where the 0.7 m cells happen to fall; a way cut off is.
+  auto reach = [&](const std::string& place, const std::string& who, uint32_t f, float body, V2 from, uint32_t dest) {
+    const float r = body > 0.07f ? body - 0.07f : 0.0f;
+    const PortalGeom& g = portals_[dest];
+    const std::string name = "portal \"" + sc.portals[dest].id + "\"";
+    if (g.floor != f)
+      fail(place, name + " is on floor " + floor_name(g.floor) + " and " + who + " on floor " + floor_name(f) +
+                      ": nothing joins floors yet (stairs, escalators and lifts are part 2)");
+    const int32_t a = label(f, r, from);
+    if (a < 0 || a != label(f, r, portal_goal(dest, from)))
+      fail(place, name + " on floor " + floor_name(f) + " cannot be reached from " + who + " by a body of radius " + num_text(body) +
+                      " m: walls or solids cut every way");
+  };
+  const float spawned_r = sample_body(sc.population, 1.0f).radius;  // the largest a portal spawns
+  for (std::size_t p = 0; p < portals_.size(); ++p) {
+    const PortalSpec& po = sc.portals[p];
+    if (portals_[p].mode == PortalMode::Despawn || po.count == 0) continue;
+    const std::string who = "portal \"" + po.id + "\"";
+    bool weighted = false;
+    for (std::size_t k = 0; k < po.targets.size(); ++k)
+      if (po.targets[k].weight > 0.0f) {
+        weighted = true;
+        reach(at(at("$.portals", p) + ".targets", k) + ".portal", who, portals_[p].floor, spawned_r, spot[p],
+              static_cast<uint32_t>(portal_index(sc, po.targets[k].portal)));
+      }
+    if (!weighted && portals_[p].named_target >= 0)
+      reach(at("$.portals", p) + ".target", who, portals_[p].floor, spawned_r, spot[p], static_cast<uint32_t>(portals_[p].named_target));
+  }
+  // Placed walkers are not checked: a placed walker is the scenario's own
+  // set-up (RiMEA's stand-ins, the tests' pinned bodies), and one the grid
+  // finds no way for drives straight at its goal and recovers (docs/station.md).
 }
 
 void StationModel::set_state(const State& s) {
@@ -530,8 +665,8 @@ void StationModel::set_state(const State& s) {
       if (!within(w.radius, slow.radius, fast.radius))
         bad(p + ".radius", "expected a sampled radius " + num_text(slow.radius) + " .. " + num_text(fast.radius) + " m, got " +
                                num_text(w.radius));
-      if (w.lane_share != lane_share_of(static_cast<uint32_t>(i - n_placed)))
-        bad(p + ".lane_share", "not the lane share of spawn " + std::to_string(i - n_placed) + " (S5)");
+      if (w.lane_share != lane_share_of(emitted[o]))
+        bad(p + ".lane_share", "not the lane share of portal " + std::to_string(o) + "'s spawn " + std::to_string(emitted[o]) + " (S5)");
       if (!rt.anchors.empty()) bad(rp + ".anchors", "spawned walkers have no waypoints of their own");
       ++emitted[o];
     }

@@ -90,7 +90,11 @@ bool StationModel::try_spawn(uint32_t p) {
     w.trip = trip;
     w.prefers_lift_impaired = impaired;
     w.prefers_lift_disable = disable;
-    w.lane_share = lane_share_of(state_.spawn_serial++);  // seed 002, Route: spread evenly over spawns
+    // seed 002, Route: "spread evenly over spawns", each portal's own (S5):
+    // one counter over all portals gave two portals spawning in turn the even
+    // and the odd terms, all of one >= 0 and all of the other < 0.
+    w.lane_share = lane_share_of(state_.portals[p].emitted);
+    ++state_.spawn_serial;
     state_.walkers.push_back(w);
     state_.routes.push_back(Route{});
     start_route(static_cast<uint32_t>(state_.walkers.size() - 1));

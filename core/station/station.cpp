@@ -101,6 +101,31 @@ void StationModel::plan_phase() {
     w.sight_yaw = yaw[i];
     w.dir = yaw[i] == 0.0f ? e0 : rotated(e0, yaw[i]);
   }
+  // Walls: a body whose way is blocked by a wall within kSlideGap slides
+  // along it (its direction loses the part into the wall); then the wall gap
+  // along the direction it takes (docs/station-forces.md, "Walls steer; what
+  // is in the way slows"). Each walker reads only its own state and the walls.
+  // The slide turns only the body's own motion (move_dir_): its `dir`, what
+  // the others see of where it is going (headway, sight), stays its wish.
+  wall_gap_.assign(n, kHeadwayCap);
+  move_dir_.assign(n, V2{});
+  for (uint32_t i = 0; i < n; ++i) {
+    const Walker& w = state_.walkers[i];
+    if (w.phase != Phase::Walking) continue;
+    V2 nrm;
+    V2 e = w.dir;
+    float g = wall_gap_of(i, e, &nrm);
+    const float into = dot(e, nrm);
+    if (g < kSlideGap && into < 0.0f) {
+      const V2 slide = unit(e - nrm * into);
+      if (!(slide == V2{})) {
+        e = slide;
+        g = wall_gap_of(i, slide, &nrm);
+      }
+    }
+    wall_gap_[i] = g;
+    move_dir_[i] = e;
+  }
   // Headway: reads every walker's position and this tick's direction.
   std::vector<float> hw(n, kHeadwayCap);
   for (uint32_t i = 0; i < n; ++i)

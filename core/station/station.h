@@ -56,6 +56,10 @@ inline constexpr float kIgnoreObstacleS = 1.6f;
 inline constexpr float kProgressStep = 0.3f;      ///< m: S9, progress is getting this much closer
 inline constexpr float kTimeGap = 0.3f;           ///< s: headway speed = gap / T (docs/station-forces.md, "Headway")
 inline constexpr float kHeadwayCap = 3.0f;        ///< m: the headway looked for (nobody nearer: 3 m)
+inline constexpr float kOncomingRange = 20.0f;     ///< m ahead a walker looks for someone coming the other way (S25)
+inline constexpr float kOncomingHalf = 3.0f;       ///< m to either side of its line
+inline constexpr float kOncomingPassReach = 8.0f;  ///< m past the one overtaken an oncoming walker closes the passing line (S25)
+inline constexpr float kSlideGap = 0.1f;          ///< m: a wall this near along my direction turns it along the wall (docs/station-forces.md)
 inline constexpr float kHeldFraction = 0.5f;      ///< S20: held by the one ahead below this share of v0 ...
 inline constexpr float kHeldStuckRate = 0.25f;    ///< ... the stuck timer then runs at a quarter of the rate
 // seed 002, Crowds: the Fruin walkway LOS B/C boundary.
@@ -429,7 +433,7 @@ struct CrowdField {
 struct State {
   uint64_t tick = 0;
   RngStream rng;               ///< "station.spawn": every spawn draw (seed 002: the scenario's stream)
-  uint32_t spawn_serial = 0;   ///< spawned walkers so far: the lane share sequence
+  uint32_t spawn_serial = 0;   ///< spawned walkers so far (lane shares count per portal: PortalState::emitted)
   std::vector<PortalState> portals;
   std::vector<Walker> walkers;
   std::vector<Route> routes;   ///< one per walker, same index
@@ -574,7 +578,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 2;
+  static constexpr uint32_t kVersion = 3;  // 3: walls steer, the wall gap, per-portal lane shares (issue 14)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
 
   static Scenario load_scenario(const Json& j, const JsonReader& reader);
@@ -630,6 +634,7 @@ class StationModel {
   uint32_t draw_destination(uint32_t portal, Trip trip, bool* rotated);
   // route.cpp
   void start_route(uint32_t w);
+  void check_layout() const;
   void rebuild_path(uint32_t w);
   void begin_leg(uint32_t w);
   void plan_walker(uint32_t w, std::vector<uint8_t>& rebuild);
@@ -642,6 +647,8 @@ class StationModel {
   // sight
   float sight_yaw(uint32_t w, V2 e) const;
   float headway_of(uint32_t w) const;
+  float wall_gap_of(uint32_t w, V2 e, V2* normal) const;
+  bool oncoming_ahead(uint32_t w, V2 u) const;
   bool overtake_clear(uint32_t w, V2 e, float shift, float ahead, V2 target) const;
   // forces.cpp
   void accelerations(float h);
@@ -665,6 +672,8 @@ class StationModel {
   float max_radius_ = 0;                           ///< the largest walking body this tick (sight's reach)
   std::vector<uint32_t> nb_start_, nb_items_;      ///< force neighbours per walker (CSR)
   std::vector<uint32_t> wall_start_, wall_items_;  ///< nearby walls per walker (CSR)
+  std::vector<float> wall_gap_;                    ///< this tick's wall gap per walker (plan phase; wall_gap_of)
+  std::vector<V2> move_dir_;                       ///< this tick's direction of motion: dir, or dir slid along a wall
   std::vector<V2> acc_;                            ///< accelerations of one sub-step
   // crowd costs (derived from state_.crowd, rebuilt lazily each step; route.cpp)
   std::vector<uint8_t> crowd_fresh_;                       ///< per floor: built this step

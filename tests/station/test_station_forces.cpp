@@ -98,7 +98,9 @@ TEST_CASE("station forces - the integrator never steps a body into a solid; it s
     REQUIRE(in_walkable(m, 0, w.pos));
     slid = slid || (w.pos.x > 9.0f && w.pos.x < 12.0f && std::fabs(w.pos.y - 3.4f) > 0.5f);
   }
-  CHECK(m.state().stats.refused_moves > 0u);
+  // The wall gap (docs/station-forces.md, "Walls steer; what is in the way
+  // slows") stops it short of the column, so the integrator's refusal is not
+  // needed here; the hard shove below exercises it.
   CHECK(slid);
 }
 

@@ -157,3 +157,41 @@ TEST_CASE("station sight - an overtake only through an open line; otherwise foll
     }
   }
 }
+
+TEST_CASE("station walls - a wall in the way slows to the wall gap over T; a door's sides beside the body do not",
+          "[station][headway][walls]") {
+  // docs/station-forces.md, "Walls steer; what is in the way slows".
+  SECTION("a wall across the way: the speed along the heading is at most the gap / T, and the body stops short") {
+    // A wall closes a 4 m corridor at x = 12 and the exit lies beyond it: no
+    // path, so the walker drives straight at the wall.
+    Json j = hall(30, 4);
+    j["floors"][0]["walls"] = Json::array({Json{{"x0", 12}, {"y0", 0}, {"x1", 12}, {"y1", 4}}});
+    j["portals"] = Json::array({Json{{"id", "east"}, {"polygon", rect(28, 0, 30, 4)}, {"mode", "despawn"}}});
+    j["walkers"] = Json::array({walker(8, 2, "east", 1.34f)});
+    auto m = make(j);
+    const float r = m.state().walkers[0].radius;
+    float slowest_gap = 1e9f;
+    for (int k = 0; k < 100; ++k) {  // 5 s: before the first recovery
+      const float gap = 12.0f - r - m.state().walkers[0].pos.x;  // the wall gap at the tick's start
+      m.step({});
+      const auto& w = m.state().walkers[0];
+      CHECK(w.vel.x <= gap / kT + 1e-4f);
+      slowest_gap = std::min(slowest_gap, 12.0f - r - w.pos.x);
+    }
+    CHECK(slowest_gap >= 0.0f);  // never touched
+    CHECK(slowest_gap < 0.01f);  // but came up to it
+    CHECK(m.state().stats.refused_moves == 0u);
+  }
+  SECTION("a 0.6 m gap in a thin wall, 2 r + 0.1: a walker at rest 0.3 m before it passes") {
+    // With the soft force of the door's two ends acting against the heading
+    // (the law before model version 3) the walker stood 0.35 m short of it.
+    Json j = hall(8, 6);
+    j["floors"][0]["walls"] = Json::array({Json{{"x0", 4}, {"y0", 0}, {"x1", 4}, {"y1", 2.7}}, Json{{"x0", 4}, {"y0", 3.3}, {"x1", 4}, {"y1", 6}}});
+    j["portals"] = Json::array({Json{{"id", "far"}, {"polygon", rect(7.5, 0.5, 8, 5.5)}, {"mode", "despawn"}}});
+    j["walkers"] = Json::array({Json{{"position", {3.7, 3}}, {"destination", "far"}, {"desired_speed", 1.34}}});
+    auto m = make(j);
+    REQUIRE(m.state().walkers[0].radius == 0.25f);
+    run(m, 200);  // 10 s
+    CHECK(m.state().walkers[0].phase == Phase::Done);
+  }
+}

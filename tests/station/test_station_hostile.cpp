@@ -393,7 +393,7 @@ TEST_CASE("station hostile - set_state refuses every value the model could never
        [](State& s) { s.walkers[0].desired_speed = 1.0f; }},
       {"walkers[1].radius: not its radius", [](State& s) { s.walkers[1].radius = 0.3f; }},
       {"walkers[0].lane_share: expected 0", [](State& s) { s.walkers[0].lane_share = 0.5f; }},
-      {S + ".lane_share: not the lane share of spawn", [&](State& s) { s.walkers[sp].lane_share += 0.125f; }},
+      {S + ".lane_share: not the lane share of portal", [&](State& s) { s.walkers[sp].lane_share += 0.125f; }},
       {S + ".floor: no floor 7", [&](State& s) { s.walkers[sp].floor = 7; }},
       {S + ".destination: no portal 99", [&](State& s) { s.walkers[sp].destination = 99; }},
       {S + ".destination: portal", [&](State& s) { s.walkers[sp].destination = static_cast<uint32_t>(s.walkers[sp].origin); }},

@@ -286,6 +286,37 @@ TEST_CASE("seed 002 Spawn and arrival - crossing another despawn portal is not a
   CHECK(m.state().portals[1].arrived == 1u);
 }
 
+TEST_CASE("seed 002 Route - each portal's spawns spread their lane shares over -1..1 (S5)", "[station][lanes]") {
+  // Two portals spawning in turn, 15 walkers each. With one counter over all
+  // portals, one portal drew the even terms of the sequence (0, 1/2, 1/4, ...
+  // all >= 0) and the other the odd ones (all < 0): both streams on one side.
+  Json j = hall(60, 30);
+  j["portals"] = Json::array({Json{{"id", "a"}, {"polygon", rect(2, 2, 6, 28)}, {"mode", "spawn"}, {"count", 15}, {"rate_per_min", 60}, {"target", "z"}},
+                              Json{{"id", "b"}, {"polygon", rect(10, 2, 14, 28)}, {"mode", "spawn"}, {"count", 15}, {"rate_per_min", 60}, {"target", "z"}},
+                              Json{{"id", "z"}, {"polygon", rect(58, 2, 60, 28)}, {"mode", "despawn"}}});
+  auto m = make(j);
+  run(m, 15 * 20);
+  REQUIRE(m.state().stats.spawned == 30u);
+  for (int32_t p : {0, 1}) {
+    std::vector<float> shares;
+    for (const auto& w : m.state().walkers)
+      if (w.origin == p) shares.push_back(w.lane_share);
+    REQUIRE(shares.size() == 15u);
+    // The portal's own sequence: the first 15 terms, in spawn order.
+    for (uint32_t n = 0; n < 15; ++n) CHECK(shares[n] == lane_share_of(n));
+    // Spread evenly: 7 below 0, 7 above, one 0; every quarter of -1..1 holds 3 or 4.
+    int below = 0, above = 0, quarter[4] = {0, 0, 0, 0};
+    for (float s : shares) {
+      below += s < 0.0f ? 1 : 0;
+      above += s > 0.0f ? 1 : 0;
+      ++quarter[std::min(3, static_cast<int>((s + 1.0f) * 2.0f))];
+    }
+    CHECK(below == 7);
+    CHECK(above == 7);
+    for (int q : quarter) CHECK((q >= 3 && q <= 4));
+  }
+}
+
 TEST_CASE("seed 002 Route - spawned walkers aim their share of the slack off the line; placed walkers keep share 0",
           "[station][lanes]") {
   // Open floor: the slack is the widest shift, 1.5 m (capped), on each side.
@@ -319,4 +350,51 @@ TEST_CASE("seed 002 Route - spawned walkers aim their share of the slack off the
     CHECK(w.slack_left == 0.0f);
     CHECK(w.slack_right == 0.0f);
   }
+}
+
+TEST_CASE("station lanes - with someone coming the other way, spawned walkers take the keep side's half (S25)", "[station][lanes]") {
+  // The flow suite's 4 x 50 m corridor fed from both ends at 100 /min each
+  // (tools/make-station-flows, counter_r100_s1). From 60 s to 120 s at least
+  // 80 % of the walkers in x 10 .. 40 walk on the keep side, for either
+  // convention. Without S25 this seed's lanes formed on the wrong side (12 %
+  // on the keep side for keep right). A one-way stream has nobody coming and
+  // keeps the whole width.
+  for (const char* keep : {"right", "left"}) {
+    INFO("keep " << keep);
+    Json j = fixture("station/flows/counter_r100_s1.json");
+    j["keep"] = keep;
+    auto m = make(j);
+    const uint32_t east_out = 3;  // west_in, west_out, east_in, east_out
+    REQUIRE(m.scenario().portals[east_out].id == "east_out");
+    int on_keep = 0, counted = 0;
+    for (int k = 0; k < 120 * 20; ++k) {
+      m.step({});
+      if (k < 60 * 20 || k % 10) continue;
+      for (const auto& w : m.state().walkers) {
+        if (w.phase != Phase::Walking || w.pos.x < 10 || w.pos.x > 40) continue;
+        const bool east = w.destination == east_out;
+        const bool right_of_heading = east ? w.pos.y < 2 : w.pos.y > 2;
+        on_keep += right_of_heading == (std::string(keep) == "right") ? 1 : 0;
+        ++counted;
+      }
+    }
+    REQUIRE(counted > 1000);
+    CHECK(on_keep >= 0.8 * counted);
+  }
+  // One way: the east-bound stream alone; its drive points spread to both sides of the centre line.
+  Json j = fixture("station/flows/counter_r100_s1.json");
+  j["portals"][2]["count"] = 0;  // east_in spawns nobody
+  auto m = make(j);
+  int left = 0, right = 0;
+  for (int k = 0; k < 40 * 20; ++k) {
+    m.step({});
+    if (k % 20) continue;
+    for (const auto& w : m.state().walkers)
+      if (w.phase == Phase::Walking && w.pos.x > 10 && w.pos.x < 40) {
+        left += w.drive.y > 2.05f ? 1 : 0;
+        right += w.drive.y < 1.95f ? 1 : 0;
+      }
+  }
+  CHECK(left > 20);
+  CHECK(right > 20);
 }

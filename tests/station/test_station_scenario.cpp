@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "lockstep/core/model.h"
+#include "lockstep/trajectory/sqlite.h"
 #include "station_test_util.h"
 
 using namespace station_test;
@@ -107,4 +108,103 @@ TEST_CASE("station scenario - the model is registered and its dt is the contract
   CHECK(m->info().name == "station");
   CHECK(m->info().tick_rate_hz == 20u);
   CHECK(StationModel::kTickRateHz * kDt == 1.0f);
+}
+
+namespace {
+// The error of making the model through the contract's factory (load, then
+// build: the geometry checks run while the model builds), or "".
+std::string build_error_of(const Json& j) {
+  try {
+    (void)lockstep::load_scenario_text(j.dump(), "bad.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+Json stream() {
+  Json j = hall(20, 10);
+  j["portals"] = Json::array({Json{{"id", "in"}, {"polygon", rect(0, 4, 1, 6)}, {"mode", "spawn"}, {"count", 5}, {"target", "out"}},
+                              Json{{"id", "out"}, {"polygon", rect(19, 4, 20, 6)}, {"mode", "despawn"}}});
+  return j;
+}
+}  // namespace
+
+TEST_CASE("station scenario - what issue 14 found accepted without a word is refused at its JSON path", "[station][scenario]") {
+  REQUIRE(build_error_of(stream()).empty());
+  {
+    Json j = stream();  // a portal that lies off the floor
+    j["portals"][1]["polygon"] = rect(30, 4, 31, 6);
+    CHECK_THAT(build_error_of(j), Catch::Contains("bad.json: $.portals[1].polygon: portal \"out\" lies off its floor \"f\""));
+  }
+  {
+    Json j = stream();  // ... or wholly inside a solid
+    j["floors"][0]["obstacles"] = Json::array({rect(18.5, 3, 20, 7)});
+    CHECK_THAT(build_error_of(j), Catch::Contains("$.portals[1].polygon: portal \"out\" lies off its floor"));
+  }
+  {
+    Json j = stream();  // a destination no walker of the portal can reach: a wall cuts the floor
+    j["floors"][0]["walls"] = Json::array({Json{{"x0", 10}, {"y0", 0}, {"x1", 10}, {"y1", 10}}});
+    CHECK_THAT(build_error_of(j), Catch::Contains("bad.json: $.portals[0].target: portal \"out\" on floor \"f\" cannot be reached from portal \"in\""));
+    // ... named by the weighted target that cannot be reached
+    j["portals"][0].erase("target");
+    j["portals"][0]["targets"] = Json::array({Json{{"portal", "out"}, {"weight", 1}}});
+    CHECK_THAT(build_error_of(j), Catch::Contains("$.portals[0].targets[0].portal: portal \"out\""));
+    // A gap the spawned bodies fit through (0.61 m, 2 r + 0.1 for the largest, 0.255 m) is no cut.
+    j["floors"][0]["walls"] = Json::array({Json{{"x0", 10}, {"y0", 0}, {"x1", 10}, {"y1", 4.7}}, Json{{"x0", 10}, {"y0", 5.31}, {"x1", 10}, {"y1", 10}}});
+    CHECK(build_error_of(j).empty());
+  }
+  {
+    Json j = stream();  // a placed walker whose body overlaps a wall (its centre on the floor)
+    j["floors"][0]["walls"] = Json::array({Json{{"x0", 5}, {"y0", 0}, {"x1", 5}, {"y1", 3}}});
+    j["walkers"] = Json::array({Json{{"position", {5.1, 1}}, {"destination", "out"}}});
+    CHECK_THAT(build_error_of(j), Catch::Contains("bad.json: $.walkers[0].position: walker 0's body (radius 0.25 m) overlaps a wall"));
+    j["walkers"][0]["position"] = {5.3, 1};  // 0.3 m off: clear
+    CHECK(build_error_of(j).empty());
+    j["floors"][0].erase("walls");  // ... or a solid's edge, or the floor's edge
+    j["floors"][0]["obstacles"] = Json::array({rect(6, 6, 8, 8)});
+    j["walkers"][0]["position"] = {7, 5.9};
+    CHECK_THAT(build_error_of(j), Catch::Contains("$.walkers[0].position: walker 0's body (radius 0.25 m) overlaps a solid's edge"));
+    j["walkers"][0]["position"] = {7, 9.9};
+    CHECK_THAT(build_error_of(j), Catch::Contains("$.walkers[0].position: walker 0's body (radius 0.25 m) overlaps the floor's edge"));
+  }
+  {
+    // A solid over the floor's edge: `trajectory` could not write its geometry
+    // (each outline with the solids inside it as holes), so the loader refuses
+    // it for every command alike.
+    Json j = stream();
+    j["floors"][0]["obstacles"] = Json::array({rect(15, 8, 17, 12)});
+    CHECK_THAT(error_of(j), Catch::Contains("bad.json: $.floors[0].obstacles[0]: crosses the edge of walkable outline 0"));
+    j["floors"][0]["obstacles"] = Json::array({rect(15, 8, 17, 10)});  // touching the edge from inside: fine
+    CHECK(error_of(j).empty());
+    j["floors"][0].erase("obstacles");
+    j["floors"][0]["holes"] = Json::array({rect(-1, 2, 1, 3)});
+    CHECK_THAT(error_of(j), Catch::Contains("$.floors[0].holes[0]: crosses the edge"));
+  }
+}
+
+TEST_CASE("station scenario - every bundled station scenario loads, builds and has a trajectory geometry", "[station][scenario]") {
+  // run and trajectory accept exactly the same scenarios: whatever builds, the
+  // trajectory writer's floor geometry accepts.
+  std::vector<std::string> files = {"station/corridor.json", "station/hall.json", "station/rimea6.json", "station/rimea12.json",
+                                    "station/rimea9_small_four.json"};
+  const Json manifest = fixture("station/flows/manifest.json");
+  for (const auto& e : manifest["experiments"]) files.push_back("station/flows/" + e["file"].get<std::string>());
+  for (const auto& f : files) {
+    INFO(f);
+    const Json j = fixture(f);
+    REQUIRE(build_error_of(j).empty());
+    auto m = make(j, f);
+    for (const auto& fl : m.scenario().floors) {
+      std::vector<lockstep::trajectory::Ring> walkable, solids;
+      auto ring = [](const Polygon& p) {
+        lockstep::trajectory::Ring r;
+        for (const V2& q : p) r.emplace_back(q.x, q.y);
+        return r;
+      };
+      for (const auto& p : fl.walkable) walkable.push_back(ring(p));
+      for (const auto* set : {&fl.obstacles, &fl.holes, &fl.voids})
+        for (const auto& p : *set) solids.push_back(ring(p));
+      CHECK_NOTHROW(lockstep::trajectory::wkt_floor(walkable, solids));
+    }
+  }
 }

@@ -202,7 +202,14 @@ std::unique_ptr<Model> make_model_of(const Json& j, const std::string& source) {
   typename M::Scenario sc = M::load_scenario(j, reader);
   uint64_t ticks = 0;
   if constexpr (requires { sc.ticks; }) ticks = static_cast<uint64_t>(sc.ticks);  // a scenario's own run length
-  return std::make_unique<ModelAdapter<M>>(M(std::move(sc)), j.dump(), ticks, source);
+  try {
+    return std::make_unique<ModelAdapter<M>>(M(std::move(sc)), j.dump(), ticks, source);
+  } catch (const InputError& e) {
+    // A model may refuse a scenario while it builds itself (geometry the
+    // loader cannot judge alone), naming only the JSON path: add the file.
+    if (!e.file().empty()) throw;
+    throw InputError(source, e.place(), e.message());
+  }
 }
 
 /// Plug in a model (your own game): scenarios whose "model" key is `name` make it.
