@@ -259,7 +259,7 @@ bool StationModel::overtake_clear(uint32_t i, V2 e, float shift, float ahead, V2
 }
 
 bool StationModel::oncoming_ahead(uint32_t i, V2 u) const {
-  // S25: someone walking toward me (its direction within 60 degrees of -u)
+  // S25 (seed 002, Route; the Stair rule's "with nobody coming"): someone walking toward me (its direction within 60 degrees of -u)
   // within kOncomingRange ahead along my leg's direction u and kOncomingHalf
   // to either side, on my floor. Reads positions and last tick's directions.
   if (u == V2{}) return false;
@@ -322,7 +322,7 @@ float StationModel::headway_of(uint32_t i) const {
 }
 
 float StationModel::wall_gap_of(uint32_t i, V2 e, V2* normal) const {
-  // docs/station-forces.md, "Walls steer; what is in the way slows": how far
+  // Spec note S24 (seed 002, Motion), docs/station-forces.md, "Walls steer; what is in the way slows": how far
   // the body can move straight along its direction before it touches a wall,
   // capped at kHeadwayCap. For each wall of the walker's list (within r +
   // 1.3 m), in the walker's frame (a along the direction, s across it), the
@@ -464,7 +464,7 @@ void StationModel::accelerations(float h) {
       // Soft wall force, muted for the obstacle a recovery ignores (seed 002, Recovery).
       if (!(wl.blocker >= 0 && wl.blocker == w.ignore_blocker)) {
         a = nrm * (kA * dmath::exp(gap / kB) / kMass);
-        // Walls steer; what is in the way slows (docs/station-forces.md): the
+        // Walls steer; what is in the way slows (S24, docs/station-forces.md): the
         // soft force's part against my wish (dir) is dropped, and a wall in
         // my path sets my speed through the wall gap instead.
         const float back = dot(a, e);

@@ -49,7 +49,7 @@ void check_polygon(const JsonReader& r, const Polygon& p, const std::string& pat
   if (!(a > 1e-6f || a < -1e-6f)) r.fail(path, "a polygon needs a non-zero area");
 }
 
-// Does the solid cross the edge of the outline: an edge of each crossing the
+// S26: does the solid cross the edge of the outline: an edge of each crossing the
 // other's properly, or corners strictly inside and strictly outside it (a
 // corner on the outline's edge counts as neither)? The trajectory file's
 // geometry is each outline with the solids inside it as holes, which a solid
@@ -464,7 +464,7 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
 
 void StationModel::check_layout() const {
   // What the loader cannot see without the floors' walls and routing grids
-  // (issue 14; docs/station.md, "Scenario"): a portal off its floor, a placed
+  // (spec note S26; docs/station.md, "Scenario"): a portal off its floor, a placed
   // body over a wall or solid, a portal's destination its walkers cannot reach. Errors name
   // the JSON path; the model factory adds the scenario's file.
   const Scenario& sc = scenario_;
@@ -496,8 +496,12 @@ void StationModel::check_layout() const {
     const WalkerSpec& ws = sc.walkers[i];
     const uint32_t f = static_cast<uint32_t>(floor_index(sc, ws.floor));
     const float r = ws.radius > 0.0f ? ws.radius : sc.population.radius;
-    for (const Wall& wl : floors_[f].walls) {
-      const float d = length(closest_on_segment(ws.position, wl.a, wl.b) - ws.position);
+    const V2 c = ws.position;
+    const FloorGeom& fl = floors_[f];
+    // Only the walls the floor's wall grid lists near the body; the first it lists is named.
+    fl.wall_grid.each(fl.wall_grid.box(c.x - r, c.y - r, c.x + r, c.y + r), [&](uint32_t k) {
+      const Wall& wl = fl.walls[k];
+      const float d = length(closest_on_segment(c, wl.a, wl.b) - c);
       if (d < r)
         fail(at("$.walkers", i) + ".position",
              "walker " + std::to_string(i) + "'s body (radius " + num_text(r) + " m) overlaps " +
@@ -505,7 +509,8 @@ void StationModel::check_layout() const {
                   : wl.kind == WallKind::Extra ? std::string("a wall")
                                                : std::string("a solid's edge")) +
                  ": its centre is " + num_text(d) + " m from it");
-    }
+      return true;
+    });
   }
   // Destinations reachable on the routing grid: the nearest open nodes of the
   // start and of the goal in one connected set, for the body that walks it.

@@ -101,7 +101,7 @@ void StationModel::plan_phase() {
     w.sight_yaw = yaw[i];
     w.dir = yaw[i] == 0.0f ? e0 : rotated(e0, yaw[i]);
   }
-  // Walls: a body whose way is blocked by a wall within kSlideGap slides
+  // Walls (S24, seed 002 Motion): a body whose way is blocked by a wall within kSlideGap slides
   // along it (its direction loses the part into the wall); then the wall gap
   // along the direction it takes (docs/station-forces.md, "Walls steer; what
   // is in the way slows"). Each walker reads only its own state and the walls.

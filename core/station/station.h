@@ -629,12 +629,13 @@ class StationModel {
   void crowd_phase();
   void measure_phase();
 
+  // scenario.cpp: the geometry checks that need the built floors (S26)
+  void check_layout() const;
   // spawn.cpp
   bool try_spawn(uint32_t portal);
   uint32_t draw_destination(uint32_t portal, Trip trip, bool* rotated);
   // route.cpp
   void start_route(uint32_t w);
-  void check_layout() const;
   void rebuild_path(uint32_t w);
   void begin_leg(uint32_t w);
   void plan_walker(uint32_t w, std::vector<uint8_t>& rebuild);

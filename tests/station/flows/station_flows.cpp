@@ -155,9 +155,8 @@ void door(const Json& e, const Run& run, Result& r) {
 }
 
 // Which way a walker of a corridor goes: +1 toward larger x (or y), -1 back.
-int heading(const Run& run, uint32_t id, const Json& e) {
+int heading(const Run& run, uint32_t id) {
   const std::string d = run.portal_ids[static_cast<std::size_t>(run.dest[id])];
-  (void)e;
   return d.rfind("east", 0) == 0 || d.rfind("north", 0) == 0 ? 1 : -1;
 }
 
@@ -191,7 +190,7 @@ void streams(const Json& e, const Run& run, Result& r, bool lanes) {
       }
       if (in && k / 20.0 >= from && !std::isnan(v)) speed_sum += v, ++speed_n;
       if (lanes && in && k / 20.0 >= from) {
-        const int h = heading(run, g.id, e);
+        const int h = heading(run, g.id);
         const double c = e["centre"].get<double>();
         // Keep right: heading +x, the right is -y.
         const bool right = h > 0 ? g.y < c : g.y > c;
@@ -204,7 +203,7 @@ void streams(const Json& e, const Run& run, Result& r, bool lanes) {
     // A lane picture: everyone walking at 120 s (or the last frame), with the way they go.
     const std::size_t k = std::min<std::size_t>(120 * 20, run.traj.frames.size() - 1);
     std::string body = "x,y,heading\n";
-    for (const Agent& g : run.traj.frames[k]) body += fmt("%.3f,%.3f,%d\n", g.x, g.y, heading(run, g.id, e));
+    for (const Agent& g : run.traj.frames[k]) body += fmt("%.3f,%.3f,%d\n", g.x, g.y, heading(run, g.id));
     r.csv["lanes_" + r.file.substr(0, r.file.size() - 5) + ".csv"] = body;
   }
   int jammed = 0;
