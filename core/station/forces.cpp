@@ -17,6 +17,7 @@ constexpr float kMass = 80.0f;            ///< kg, HFV 2000
 constexpr float kTau = 0.5f;              ///< s relaxation time, HFV 2000
 constexpr float kA = 2000.0f;             ///< N, social repulsion strength, HFV 2000
 constexpr float kB = 0.08f;               ///< m, its range, HFV 2000
+constexpr float kWallB = 0.06f;           ///< m, the soft wall force's range: fitted on the bottleneck runs (docs/station-forces.md, S27)
 constexpr float kBodyK = 1.2e5f;          ///< kg/s^2, body compression, HFV 2000
 constexpr float kKappa = 2.4e5f;          ///< kg/(m s), sliding friction, HFV 2000
 constexpr float kLambda = 0.5f;           ///< anisotropy: weight behind (HM 1995's 0.5 outside the field of view)
@@ -280,7 +281,8 @@ bool StationModel::oncoming_ahead(uint32_t i, V2 u) const {
 
 float StationModel::headway_of(uint32_t i) const {
   // docs/station-forces.md, "Headway" (the collision-free speed model's
-  // spacing, Tordeux et al. 2016): the body gap to the nearest walker ahead
+  // spacing, Tordeux et al. 2016): the swept gap (how far my body moves along
+  // my direction before it touches theirs) to the nearest walker ahead
   // along my direction, within my body corridor (lateral offset at most the
   // two radii), who is going my way (its direction within 90 degrees of mine)
   // and is ahead of me along our mean direction, not behind a wall; capped at
@@ -307,7 +309,10 @@ float StationModel::headway_of(uint32_t i) const {
     const float l = w.radius + o.radius;
     const float s = dot(d, nl);
     if (s > l || s < -l) return true;
-    float gap = dmath::sqrt(sqr_length(d)) - l;
+    // The swept gap: how far I can move along e before my body touches its
+    // (the zipper: one half a body to the side lets me come closer than one
+    // straight ahead; Hoogendoorn & Daamen 2005).
+    float gap = dot(d, e) - dmath::sqrt(l * l - s * s);
     gap = gap < 0.0f ? 0.0f : gap;
     if (!(gap < best)) return true;
     bool hidden = false;  // a wall between us: not my headway
@@ -463,7 +468,7 @@ void StationModel::accelerations(float h) {
       V2 a{};
       // Soft wall force, muted for the obstacle a recovery ignores (seed 002, Recovery).
       if (!(wl.blocker >= 0 && wl.blocker == w.ignore_blocker)) {
-        a = nrm * (kA * dmath::exp(gap / kB) / kMass);
+        a = nrm * (kA * dmath::exp(gap / kWallB) / kMass);
         // Walls steer; what is in the way slows (S24, docs/station-forces.md): the
         // soft force's part against my wish (dir) is dropped, and a wall in
         // my path sets my speed through the wall gap instead.

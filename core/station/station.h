@@ -578,7 +578,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 3;  // 3: walls steer, the wall gap, per-portal lane shares (issue 14)
+  static constexpr uint32_t kVersion = 4;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m (issue 14)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
 
   static Scenario load_scenario(const Json& j, const JsonReader& reader);

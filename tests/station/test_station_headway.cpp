@@ -13,6 +13,7 @@ using namespace station_test;
 namespace {
 
 constexpr float kT = 0.3f;  // the time gap the docs give
+constexpr double kSwept = -1.0;  // a case's expectation: the swept gap along A's direction
 
 /// A 30 x 6 m hall with exits at both ends.
 Json two_way_hall() {
@@ -32,7 +33,10 @@ TEST_CASE("station headway - the body gap to the nearest walker ahead going my w
   // A at (10, 3) heads east at 1.3 m/s. B moves east at the same speed, so
   // sight only follows (no sidestep or overtake turns A's direction away). The
   // headway is measured in the planning phase from the positions at the tick's
-  // start: |B - A| - (0.25 + 0.25), capped at 3 m.
+  // start: how far A's disc moves east before it touches B's, a - sqrt(l^2 -
+  // s^2) with a and s B's offset along and across A's heading and l = 0.25 +
+  // 0.25, capped at 3 m. Straight ahead that is the centre distance less l; to
+  // the side it is more (the zipper: a body half to the side lets one close up).
   struct Case {
     const char* what;
     float bx, by;
@@ -41,7 +45,11 @@ TEST_CASE("station headway - the body gap to the nearest walker ahead going my w
   };
   const Case cases[] = {
       {"straight ahead, going my way", 11.2f, 3.0f, "east", 0.7},
-      {"ahead and 0.4 m to the side: in the body corridor", 11.2f, 3.4f, "east", std::sqrt(1.2 * 1.2 + 0.4 * 0.4) - 0.5},
+      // Sight's follow turns A toward B's line (at most 0.25 rad), so the
+      // expectation is taken along A's direction after the step (kSwept).
+      {"ahead and 0.4 m to the side: in the body corridor", 11.2f, 3.4f, "east", kSwept},
+      {"ahead and 0.3 m to the other side", 11.2f, 2.7f, "east", kSwept},
+      {"0.4 m ahead and 0.3 m to the side: already touching diagonally", 10.4f, 3.3f, "east", 0.0},
       {"ahead and 0.6 m to the side: beside my line", 11.2f, 3.6f, "east", 3.0},
       {"ahead, facing the other way (walking backward)", 11.2f, 3.0f, "west", 3.0},
       {"behind me", 8.8f, 3.0f, "east", 3.0},
@@ -53,7 +61,18 @@ TEST_CASE("station headway - the body gap to the nearest walker ahead going my w
     j["walkers"] = Json::array({walker(10, 3, "east", 1.3f, 1.3f), walker(c.bx, c.by, c.bdest, 1.3f, 1.3f)});
     auto m = make(j);
     m.step({});
-    CHECK(m.state().walkers[0].headway == Approx(c.expect).margin(1e-5));
+    const auto& a = m.state().walkers[0];
+    if (c.expect != kSwept) {
+      CHECK(a.headway == Approx(c.expect).margin(1e-5));
+      continue;
+    }
+    const double ex = a.dir.x, ey = a.dir.y, dx = c.bx - 10.0, dy = c.by - 3.0;
+    const double along = dx * ex + dy * ey, across = -dx * ey + dy * ex;
+    REQUIRE(std::fabs(across) < 0.5);
+    CHECK(a.headway == Approx(along - std::sqrt(0.25 - across * across)).margin(1e-5));
+    // Never less than the centre distance less the radii (more the further
+    // to the side: the zipper).
+    CHECK(a.headway >= std::sqrt(dx * dx + dy * dy) - 0.5 - 1e-5);
   }
   SECTION("a wall between us is not a headway") {
     Json j = two_way_hall();
