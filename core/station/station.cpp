@@ -1,6 +1,7 @@
 // The station model's step: a short list of phases in a fixed order
 // (docs/station-step.md).
 #include <algorithm>
+#include <cmath>
 
 #include "station/station.h"
 
@@ -166,6 +167,43 @@ void StationModel::measure_phase() {
     if (st.los > st.los_peak) st.los_peak = st.los;
     if (st.density > kFruinBCDensity) ++st.ticks_above_bc;
   }
+}
+
+std::vector<lockstep::FloorView> StationModel::floor_views() const {
+  std::vector<lockstep::FloorView> out;
+  auto ring = [](const std::vector<V2>& poly) {
+    std::vector<lockstep::FloorPoint> r;
+    for (const V2& p : poly) r.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+    return r;
+  };
+  for (const auto& f : scenario_.floors) {
+    lockstep::FloorView v;
+    v.id = f.id;
+    for (const auto& p : f.walkable) v.walkable.push_back(ring(p));
+    for (const auto* set : {&f.obstacles, &f.holes, &f.voids})
+      for (const auto& p : *set) v.solids.push_back(ring(p));
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+std::vector<lockstep::BodyView> StationModel::bodies() const {
+  // Heading: along the velocity when the body moves (above 1 mm/s), else its
+  // direction, else +x.
+  std::vector<lockstep::BodyView> out;
+  const auto& ws = state_.walkers;
+  for (std::size_t i = 0; i < ws.size(); ++i) {
+    const Walker& w = ws[i];
+    if (w.phase != Phase::Walking) continue;
+    // In double, as the trajectory writer always did (an output, not state).
+    double hx = w.vel.x, hy = w.vel.y;
+    double len = std::sqrt(hx * hx + hy * hy);
+    if (len < 1e-3) hx = w.dir.x, hy = w.dir.y, len = std::sqrt(hx * hx + hy * hy);
+    if (len < 1e-6) hx = 1.0, hy = 0.0, len = 1.0;
+    out.push_back(lockstep::BodyView{static_cast<int64_t>(i), w.floor, static_cast<double>(w.pos.x), static_cast<double>(w.pos.y),
+                                     hx / len, hy / len, static_cast<double>(w.radius)});
+  }
+  return out;
 }
 
 }  // namespace lockstep::station

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lockstep/core/body_view.h"
 #include "lockstep/core/json_load.h"
 #include "lockstep/core/reflect.h"
 #include "lockstep/core/rng.h"
@@ -598,6 +599,11 @@ class StationModel {
   void set_state(const State& s);
   const Scenario& scenario() const { return scenario_; }
   const std::vector<FloorGeom>& floors() const { return floors_; }
+  /// The model contract's body view (body_view.h): each floor's outlines and
+  /// solids as the scenario gives them; the walking bodies, by walker index,
+  /// heading along their velocity (their direction when they stand).
+  std::vector<lockstep::FloorView> floor_views() const;
+  std::vector<lockstep::BodyView> bodies() const;
 
   /// Is a body of `radius` along a→b on `floor` clear of every wall (and not crossing one)?
   bool segment_clear(uint32_t floor, V2 a, V2 b, float radius) const;

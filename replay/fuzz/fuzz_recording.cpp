@@ -211,6 +211,7 @@ class FuzzModel final : public Model {
   const std::string& scenario_json() const override { return scenario_; }
   uint64_t tick() const override { return tick_; }
   uint64_t default_ticks() const override { return 0; }
+  uint64_t seed() const override { return 0; }
   void step_scripted() override { ++tick_; }
   std::vector<uint8_t> scripted_input() const override { return {}; }
   void step(std::span<const uint8_t>, const std::string&) override { ++tick_; }

@@ -121,11 +121,7 @@ Recorder::Recorder(const std::string& path, const Model& model, const RecorderOp
   header_.sub_hash_bytes = opt.sub_hash_bytes;
   header_.subsystems = info.subsystems;
   header_.scenario_json = model.scenario_json();
-  try {
-    const auto j = parse_json_text(header_.scenario_json, "scenario");
-    if (j.contains("seed") && j["seed"].is_number_unsigned()) header_.seed = j["seed"].get<uint64_t>();
-  } catch (const InputError&) {
-  }
+  header_.seed = model.seed();
   header_.build = this_build();
 
   f_ = std::fopen(path.c_str(), "wb");

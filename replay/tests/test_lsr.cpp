@@ -315,3 +315,24 @@ TEST_CASE("Full 64-bit subsystem hashes can be kept per tick", "[lsr]") {
   CHECK(res.first->tick == 59);
   CHECK(res.first->subsystems == std::vector<std::string>{"rng"});
 }
+
+TEST_CASE("The header's seed is the model's own, through the contract", "[lsr]") {
+  // warriors/turn_on_spot.json has no "seed": the model runs with its
+  // default, 1 (Scenario::seed), and the header says so (it said 0 when the
+  // recorder read the scenario's JSON itself). wander/yard.json gives its own.
+  const auto spot = lsr::Recording::from_bytes(record("warriors/turn_on_spot.json", 5).bytes, "spot.lsr");
+  CHECK(spot.header().seed == 1);
+  CHECK(load_scenario_file(fixtures::path("warriors/turn_on_spot.json"))->seed() == 1);
+  CHECK(load_scenario_file(fixtures::path("wander/yard.json"))->seed() == 20261130);
+}
+
+TEST_CASE("A model without a body view offers none", "[lsr][contract]") {
+  register_model_type<Leaky>();
+  struct Unregister {
+    ~Unregister() { unregister_model("leaky"); }
+  } unregister;
+  auto m = load_scenario_text(R"({"model": "leaky", "seed": 9})", "leaky.json");
+  CHECK(m->floors().empty());
+  CHECK(m->bodies().empty());
+  CHECK(m->seed() == 9);
+}

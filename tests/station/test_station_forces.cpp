@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "lockstep/core/model.h"
 #include "station_test_util.h"
 
 using namespace station_test;
@@ -320,4 +321,39 @@ TEST_CASE("station forces - the soft wall force across the heading has range 0.0
   REQUIRE(w.dir.x > 0.95f);
   CHECK(w.vel.y == Approx(predict(0.06)).epsilon(0.01));
   CHECK(predict(0.08) > 1.2 * predict(0.06));
+}
+
+TEST_CASE("station body view - the walking bodies and the floors, through the model contract", "[station][contract]") {
+  // model.h's optional body view, what `lockstep trajectory` writes: one body
+  // per walking walker (by index), its heading along its velocity, its
+  // direction when it stands; the floor's outline and solids as given.
+  Json j = hall(30, 6);
+  j["portals"] = Json::array({Json{{"id", "east"}, {"polygon", rect(28, 0, 30, 6)}, {"mode", "despawn"}}});
+  j["floors"][0]["obstacles"] = Json::array({rect(14, 2, 15, 3)});
+  j["walkers"] = Json::array({Json{{"position", {10.0, 1.0}}, {"velocity", {0.0, 0.0}}, {"destination", "east"}, {"radius", 0.25}},
+                              Json{{"position", {5.0, 4.0}}, {"velocity", {1.2, 0.5}}, {"destination", "east"}, {"radius", 0.3}}});
+  auto model = lockstep::make_model(j, "bodies.json");
+  const auto floors = model->floors();
+  REQUIRE(floors.size() == 1);
+  CHECK(floors[0].id == j["floors"][0]["id"].get<std::string>());
+  REQUIRE(floors[0].walkable.size() == 1);
+  CHECK(floors[0].walkable[0].size() == 4);
+  REQUIRE(floors[0].solids.size() == 1);
+  CHECK(floors[0].solids[0][0].x == 14.0);
+  auto b = model->bodies();
+  REQUIRE(b.size() == 2);
+  CHECK(b[0].id == 0);
+  CHECK(b[0].x == 10.0);
+  CHECK(b[0].y == 1.0);
+  CHECK(b[0].radius == 0.25);
+  CHECK(b[1].radius == Approx(0.3));
+  // At rest: the heading is its direction (toward the exit, east-ish); moving: along its velocity.
+  CHECK(b[0].hx > 0.9);
+  CHECK(std::hypot(b[0].hx, b[0].hy) == Approx(1.0));
+  CHECK(b[1].hx == Approx(1.2 / 1.3));
+  CHECK(b[1].hy == Approx(0.5 / 1.3));
+  for (int k = 0; k < 20; ++k) model->step_scripted();
+  b = model->bodies();
+  REQUIRE(b.size() == 2);
+  CHECK(b[1].x > 5.0);  // the view follows the run
 }

@@ -16,7 +16,6 @@
 #include "lockstep/core/model.h"
 #include "lockstep/core/text.h"
 #include "lockstep/trajectory/sqlite.h"
-#include "station/station.h"
 #include "lockstep/replay/lsr.h"
 #include "lockstep/replay/replay.h"
 #include "lockstep/traces/commands.h"
@@ -79,7 +78,8 @@ int cmd_fields(const std::string& scenario_path, const std::vector<std::string>&
   return kExitOk;
 }
 
-/// `lockstep trajectory`: a station run's walkers, frame by frame, in JuPedSim's SQLite layout (PedPy reads it).
+/// `lockstep trajectory`: a run's bodies, frame by frame, in JuPedSim's SQLite layout (PedPy reads it); any
+/// model with the contract's body view (the bundled station model has one).
 struct TrajectoryArgs {
   std::string scenario, out, floor;
   long long ticks = -1;
@@ -87,38 +87,36 @@ struct TrajectoryArgs {
 };
 
 int cmd_trajectory(const TrajectoryArgs& a) {
-  namespace st = lockstep::station;
   namespace tj = lockstep::trajectory;
   auto model = lockstep::load_scenario_file(a.scenario);
-  auto* adapter = dynamic_cast<lockstep::ModelAdapter<st::StationModel>*>(model.get());
-  if (!adapter)
-    throw lockstep::InputError(a.scenario, "$.model", "trajectories are written for the station model, not " + model->info().name);
-  const st::StationModel& m = adapter->model();
-  const auto& sc = m.scenario();
+  // The model contract's body view (body_view.h): any model that offers one.
+  const std::vector<lockstep::FloorView> floors = model->floors();
+  if (floors.empty())
+    throw lockstep::InputError(a.scenario, "$.model", "trajectories need a model with a body view (floors and bodies); " +
+                                                          model->info().name + " has none");
   // The floor: by id, or the first.
   uint32_t floor = 0;
   if (!a.floor.empty()) {
     bool found = false;
     std::string ids;
-    for (std::size_t f = 0; f < sc.floors.size(); ++f) {
-      ids += (ids.empty() ? "" : ", ") + sc.floors[f].id;
-      if (sc.floors[f].id == a.floor) floor = static_cast<uint32_t>(f), found = true;
+    for (std::size_t f = 0; f < floors.size(); ++f) {
+      ids += (ids.empty() ? "" : ", ") + floors[f].id;
+      if (floors[f].id == a.floor) floor = static_cast<uint32_t>(f), found = true;
     }
     if (!found) throw lockstep::InputError(a.scenario, "--floor", "no floor \"" + a.floor + "\" (floors: " + ids + ")");
   }
-  // The run length: --ticks, else the scenario's own "ticks" (its default when the file leaves it out).
-  const uint64_t ticks = a.ticks >= 0 ? static_cast<uint64_t>(a.ticks) : sc.ticks;
-  // The walkable area: the floor's outlines minus its obstacles, holes and voids.
-  const auto& fl = sc.floors[floor];
-  auto ring = [](const std::vector<st::V2>& poly) {
+  // The run length: --ticks, else the scenario's own.
+  const uint64_t ticks = a.ticks >= 0 ? static_cast<uint64_t>(a.ticks) : model->default_ticks();
+  // The walkable area: the floor's outlines minus its solids.
+  const auto& fl = floors[floor];
+  auto ring = [](const std::vector<lockstep::FloorPoint>& poly) {
     tj::Ring r;
-    for (const auto& p : poly) r.emplace_back(static_cast<double>(p.x), static_cast<double>(p.y));
+    for (const auto& p : poly) r.emplace_back(p.x, p.y);
     return r;
   };
   std::vector<tj::Ring> walkable, solids;
   for (const auto& p : fl.walkable) walkable.push_back(ring(p));
-  for (const auto* set : {&fl.obstacles, &fl.holes, &fl.voids})
-    for (const auto& p : *set) solids.push_back(ring(p));
+  for (const auto& p : fl.solids) solids.push_back(ring(p));
   std::string wkt;
   try {
     wkt = tj::wkt_floor(walkable, solids);
@@ -130,16 +128,8 @@ int cmd_trajectory(const TrajectoryArgs& a) {
   std::vector<tj::TrajectoryRow> rows;
   auto frame = [&](uint64_t n) {
     rows.clear();
-    const auto& ws = m.state().walkers;
-    for (std::size_t i = 0; i < ws.size(); ++i) {
-      const auto& wk = ws[i];
-      if (wk.phase != st::Phase::Walking || wk.floor != floor) continue;
-      double ox = wk.vel.x, oy = wk.vel.y;
-      double len = std::sqrt(ox * ox + oy * oy);
-      if (len < 1e-3) ox = wk.dir.x, oy = wk.dir.y, len = std::sqrt(ox * ox + oy * oy);
-      if (len < 1e-6) ox = 1.0, oy = 0.0, len = 1.0;
-      rows.push_back(tj::TrajectoryRow{static_cast<int64_t>(i), wk.pos.x, wk.pos.y, ox / len, oy / len});
-    }
+    for (const lockstep::BodyView& b : model->bodies())
+      if (b.floor == floor) rows.push_back(tj::TrajectoryRow{b.id, b.x, b.y, b.hx, b.hy});
     w.write_frame(n, rows);
   };
   {
@@ -823,8 +813,8 @@ int main(int argc, char** argv) {
       "+0x114), from the model's field listing: what a trace map's \"field\" names (docs/traces.md).");
 
   TrajectoryArgs traj_a;
-  auto* trajc = app.add_subcommand("trajectory", "Write a station run's trajectories for PedPy (JuPedSim's SQLite layout)");
-  trajc->add_option("scenario", traj_a.scenario, "A station scenario JSON file")->required()->check(CLI::ExistingFile);
+  auto* trajc = app.add_subcommand("trajectory", "Write a run's trajectories for PedPy (JuPedSim's SQLite layout); any model with a body view (station has one)");
+  trajc->add_option("scenario", traj_a.scenario, "A scenario JSON file of a model with a body view (station)")->required()->check(CLI::ExistingFile);
   trajc->add_option("--out,-o", traj_a.out, "The SQLite file to write (replaced if it exists)")->required();
   trajc->add_option("--ticks,-n", traj_a.ticks, "How many ticks to run (default: the scenario's \"ticks\")")
       ->check(CLI::NonNegativeNumber);

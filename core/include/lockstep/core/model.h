@@ -9,7 +9,11 @@
 //   M::Input scripted_input() const    the scenario's own input for the next tick
 //   uint64_t tick() const
 //   const M::State& state() const; void set_state(const M::State&)
-// and optionally M::Scenario::ticks, the scenario's default run length, and
+// and optionally M::Scenario::ticks, the scenario's default run length,
+// M::Scenario::seed, its random seed (recorded in a recording's header),
+//   std::vector<FloorView> M::floor_views() const and
+//   std::vector<BodyView> M::bodies() const
+// a view of where its bodies are (for `trajectory` and viewers; below), and
 //   void M::check_input(const M::Input&) const
 // which refuses an input the model cannot step (a value out of its range, a body
 // it does not have) with InputError naming the field ("events[2].value").
@@ -31,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "lockstep/core/body_view.h"
 #include "lockstep/core/canonical_read.h"
 #include "lockstep/core/diff.h"
 #include "lockstep/core/fpenv.h"
@@ -58,6 +63,11 @@ class Model {
   /// The scenario's run length in ticks (its "ticks", or the model's default when the file has none):
   /// what `run` and `record` step by default, and the most a trace of it may ask `verify` to step.
   virtual uint64_t default_ticks() const = 0;
+  /// The scenario's random seed (its "seed", or the model's default), 0 for a model without one.
+  virtual uint64_t seed() const = 0;
+  /// The body view (optional): the floors, empty when the model has no body view, and the bodies present now.
+  virtual std::vector<FloorView> floors() const { return {}; }
+  virtual std::vector<BodyView> bodies() const { return {}; }
 
   /// Step one tick with the scenario's own scripted input.
   virtual void step_scripted() = 0;
@@ -101,10 +111,12 @@ concept ModelType = Reflected<typename M::Scenario> && Reflected<typename M::Inp
 template <ModelType M>
 class ModelAdapter final : public Model {
  public:
-  ModelAdapter(M model, std::string scenario_json, uint64_t default_ticks = 0, std::string source = "scenario")
+  ModelAdapter(M model, std::string scenario_json, uint64_t default_ticks = 0, std::string source = "scenario",
+               uint64_t seed = 0)
       : m_(std::move(model)),
         scenario_json_(std::move(scenario_json)),
         default_ticks_(default_ticks),
+        seed_(seed),
         source_(std::move(source)) {}
 
   const ModelInfo& info() const override {
@@ -115,6 +127,15 @@ class ModelAdapter final : public Model {
   const std::string& scenario_json() const override { return scenario_json_; }
   uint64_t tick() const override { return m_.tick(); }
   uint64_t default_ticks() const override { return default_ticks_; }
+  uint64_t seed() const override { return seed_; }
+  std::vector<FloorView> floors() const override {
+    if constexpr (requires(const M& cm) { { cm.floor_views() } -> std::same_as<std::vector<FloorView>>; }) return m_.floor_views();
+    return {};
+  }
+  std::vector<BodyView> bodies() const override {
+    if constexpr (requires(const M& cm) { { cm.bodies() } -> std::same_as<std::vector<BodyView>>; }) return m_.bodies();
+    return {};
+  }
   void step_scripted() override {
     IeeeFpScope fp;
     const typename M::Input in = m_.scripted_input();
@@ -189,6 +210,7 @@ class ModelAdapter final : public Model {
   M m_;
   std::string scenario_json_;
   uint64_t default_ticks_ = 0;
+  uint64_t seed_ = 0;
   std::string source_;  ///< the scenario's file, for errors in its script
 };
 
@@ -202,8 +224,10 @@ std::unique_ptr<Model> make_model_of(const Json& j, const std::string& source) {
   typename M::Scenario sc = M::load_scenario(j, reader);
   uint64_t ticks = 0;
   if constexpr (requires { sc.ticks; }) ticks = static_cast<uint64_t>(sc.ticks);  // a scenario's own run length
+  uint64_t seed = 0;
+  if constexpr (requires { sc.seed; }) seed = static_cast<uint64_t>(sc.seed);
   try {
-    return std::make_unique<ModelAdapter<M>>(M(std::move(sc)), j.dump(), ticks, source);
+    return std::make_unique<ModelAdapter<M>>(M(std::move(sc)), j.dump(), ticks, source, seed);
   } catch (const InputError& e) {
     // A model may refuse a scenario while it builds itself (geometry the
     // loader cannot judge alone), naming only the JSON path: add the file.
