@@ -309,7 +309,7 @@ float StationModel::headway_of(uint32_t i) const {
     const float l = w.radius + o.radius;
     const float s = dot(d, nl);
     if (s > l || s < -l) return true;
-    // The swept gap: how far I can move along e before my body touches its
+    // The swept gap: how far I can move along e before my body touches theirs
     // (the zipper: one half a body to the side lets me come closer than one
     // straight ahead; Hoogendoorn & Daamen 2005).
     float gap = dot(d, e) - dmath::sqrt(l * l - s * s);

@@ -29,7 +29,7 @@ Json walker(float x, float y, const char* dest, float v0 = 1.3f, float vx = 0.0f
 
 }  // namespace
 
-TEST_CASE("station headway - the body gap to the nearest walker ahead going my way", "[station][headway]") {
+TEST_CASE("station headway - the swept gap to the nearest walker ahead going my way", "[station][headway]") {
   // A at (10, 3) heads east at 1.3 m/s. B moves east at the same speed, so
   // sight only follows (no sidestep or overtake turns A's direction away). The
   // headway is measured in the planning phase from the positions at the tick's

@@ -3,7 +3,6 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <cctype>
-#include <cmath>
 #include <fstream>
 #include <chrono>
 #include <cstdio>
