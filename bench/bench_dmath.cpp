@@ -1,6 +1,6 @@
 // Benchmarks: ns per call of lockstep::dmath versus the platform's std::
 // functions (which are NOT deterministic across platforms; shown only for
-// scale). Linked against benchmark_main (no BENCHMARK_MAIN here).
+// scale). bench/main.cpp is the main (no BENCHMARK_MAIN here).
 #include <benchmark/benchmark.h>
 
 #include <cmath>

@@ -7,8 +7,8 @@
 # for a fixed number of inputs from a fixed seed (tools/fuzz), so a run is
 # repeatable and a busy machine only makes it slower.
 #
-# Included twice by the top-level CMakeLists.txt: in the sub-build (LOCKSTEP_FUZZ)
-# it defines the targets; in the ordinary build it adds the sub-build and the tests.
+# Included by the top-level CMakeLists.txt: in the sub-build (LOCKSTEP_FUZZ) it defines the
+# targets; in the ordinary build it adds the sub-build and the tests.
 set(_lockstep_fuzz_targets recording keyframe scenario trace pine)
 
 if(LOCKSTEP_FUZZ)
@@ -19,7 +19,7 @@ if(LOCKSTEP_FUZZ)
   set(_fuzz_src_pine traces/fuzz/fuzz_pine.cpp)
   foreach(t IN LISTS _lockstep_fuzz_targets)
     add_executable(fuzz_${t} ${CMAKE_CURRENT_SOURCE_DIR}/${_fuzz_src_${t}})
-    target_link_libraries(fuzz_${t} PRIVATE lockstep_replay lockstep_traces)
+    target_link_libraries(fuzz_${t} PRIVATE lockstep_replay lockstep_traces lockstep_models)
     target_compile_definitions(fuzz_${t} PRIVATE LOCKSTEP_FIXTURES_DIR="${CMAKE_CURRENT_SOURCE_DIR}/fixtures")
     target_link_options(fuzz_${t} PRIVATE -fsanitize=fuzzer)
   endforeach()

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "lockstep/models/bundled.h"
 #include "lockstep/core/model.h"
 
 #ifndef LOCKSTEP_FIXTURES_DIR
@@ -109,6 +110,7 @@ int make_seeds(const std::string& dir) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  lockstep::register_bundled_models();
   if (*argc == 3 && std::strcmp((*argv)[1], "--make-seeds") == 0) std::exit(make_seeds((*argv)[2]));
   return 0;
 }

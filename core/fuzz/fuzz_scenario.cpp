@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "lockstep/models/bundled.h"
 #include "lockstep/core/model.h"
 
 using namespace lockstep;
@@ -61,6 +62,7 @@ int make_seeds(const std::string& dir) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  lockstep::register_bundled_models();
   if (*argc == 3 && std::strcmp((*argv)[1], "--make-seeds") == 0) std::exit(make_seeds((*argv)[2]));
   return 0;
 }

@@ -8,13 +8,6 @@ namespace lockstep {
 
 namespace {
 
-template <class F>
-std::string shortest(F v) {
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-
 // Map float bits onto a line where adjacent floats are adjacent integers.
 int64_t ordered(uint64_t bits, int width) {
   const uint64_t sign = uint64_t{1} << (width - 1);
@@ -23,6 +16,18 @@ int64_t ordered(uint64_t bits, int width) {
 }
 
 }  // namespace
+
+std::string shortest(float v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+std::string shortest(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
 
 LeafValue read_leaf(ConstLeafRef ref) {
   LeafValue v;

@@ -93,6 +93,19 @@ int32_t floor_to_int(float v) { return static_cast<int32_t>(std::floor(std::clam
 // ================================================================ construction
 
 NavGrid::NavGrid(const GridInput& in) {
+  take_polygons(in);
+  size_grid();
+  build_walls(in);
+  build_buckets();
+  classify_cells();
+  std::vector<float> node_reach;
+  place_nodes(node_reach);
+  measure_edges(node_reach);
+  reset_search();
+}
+
+// The constructor's phases, in order.
+void NavGrid::take_polygons(const GridInput& in) {
   // ---- validation
   if (!finite(in.cell) || in.cell < 0.1f || in.cell > 10.0f)
     bad("cell", "the cell size must be a finite 0.1 .. 10 m, got " + std::to_string(in.cell));
@@ -119,15 +132,17 @@ NavGrid::NavGrid(const GridInput& in) {
     }
   };
   take(in.walkable, "walkable", false);
-  const std::size_t n_walk = polys_.size();
+  n_walk_ = polys_.size();
   take(in.blockers, "blockers", true);
   for (std::size_t k = 0; k < in.walls.size(); ++k)
     if (!finite(in.walls[k].first) || !finite(in.walls[k].second))
       bad("walls[" + std::to_string(k) + "]", "coordinate is NaN or infinite");
+}
 
+void NavGrid::size_grid() {
   // ---- the grid's box: the walkable polygons' bounding box
   float minx = polys_[0].minx, miny = polys_[0].miny, maxx = polys_[0].maxx, maxy = polys_[0].maxy;
-  for (std::size_t k = 1; k < n_walk; ++k) {
+  for (std::size_t k = 1; k < n_walk_; ++k) {
     minx = std::min(minx, polys_[k].minx);
     miny = std::min(miny, polys_[k].miny);
     maxx = std::max(maxx, polys_[k].maxx);
@@ -143,15 +158,15 @@ NavGrid::NavGrid(const GridInput& in) {
                         std::to_string(kMaxCells));
   nx_ = static_cast<int32_t>(cols);
   ny_ = static_cast<int32_t>(rows);
-  const int32_t n = nx_ * ny_;
-  const std::size_t un = static_cast<std::size_t>(n);
+}
 
+void NavGrid::build_walls(const GridInput& in) {
   // ---- the wall set
   // Floor boundary: each walkable edge is split where other walkable polygons'
   // edges cross it or their vertices lie on it; a piece is a wall unless the
   // point just outside its middle (1 mm along the outward normal) is inside
   // another walkable polygon (a shared or covered edge inside the union).
-  for (std::size_t k = 0; k < n_walk; ++k) {
+  for (std::size_t k = 0; k < n_walk_; ++k) {
     const auto& pts = polys_[k].pts;
     const bool ccw = signed_area2(pts) > 0.0f;
     const std::size_t m = pts.size();
@@ -161,7 +176,7 @@ NavGrid::NavGrid(const GridInput& in) {
       const float len2 = dot(ab, ab);
       if (!(len2 > 0.0f)) continue;
       std::vector<float> cuts = {0.0f, 1.0f};
-      for (std::size_t q = 0; q < n_walk; ++q) {
+      for (std::size_t q = 0; q < n_walk_; ++q) {
         if (q == k) continue;
         const auto& qp = polys_[q].pts;
         for (std::size_t e = 0; e < qp.size(); ++e) {
@@ -182,7 +197,7 @@ NavGrid::NavGrid(const GridInput& in) {
         const Vec2 mid = a + ab * ((t0 + t1) * 0.5f);
         const Vec2 probe = mid + out_n * 1e-3f;
         bool covered = false;
-        for (std::size_t q = 0; q < n_walk && !covered; ++q)
+        for (std::size_t q = 0; q < n_walk_ && !covered; ++q)
           if (q != k && inside_polygon(polys_[q].pts, probe)) covered = true;
         if (!covered) segs_.push_back({a + ab * t0, a + ab * t1});
       }
@@ -190,15 +205,18 @@ NavGrid::NavGrid(const GridInput& in) {
   }
   // (The pieces of one edge stay separate: every query takes a minimum over
   // segments, which splitting does not change.)
-  for (std::size_t k = n_walk; k < polys_.size(); ++k) {
+  for (std::size_t k = n_walk_; k < polys_.size(); ++k) {
     const auto& pts = polys_[k].pts;
     for (std::size_t i = 0; i < pts.size(); ++i) segs_.push_back({pts[i], pts[(i + 1) % pts.size()]});
   }
   for (const auto& w : in.walls) segs_.push_back({w.first, w.second});
+}
 
+void NavGrid::build_buckets() {
+  const std::size_t un = static_cast<std::size_t>(nx_ * ny_);
+  const float half_diag = cell_ * 0.70711f + 1e-4f;
   // ---- buckets: per cell, the wall segments that pass through its square and
   // the polygons whose box overlaps it (compressed rows, built in two passes).
-  const float half_diag = cell_ * 0.70711f + 1e-4f;
   auto cell_range = [&](float lo, float hi, float o, int32_t count, int32_t* i0, int32_t* i1) {
     *i0 = std::clamp(floor_to_int((lo - o) / cell_), 0, count - 1);
     *i1 = std::clamp(floor_to_int((hi - o) / cell_), 0, count - 1);
@@ -258,7 +276,12 @@ NavGrid::NavGrid(const GridInput& in) {
       }
     }
   }
+}
 
+void NavGrid::classify_cells() {
+  const int32_t n = nx_ * ny_;
+  const std::size_t un = static_cast<std::size_t>(n);
+  const float half_diag = cell_ * 0.70711f + 1e-4f;
   // ---- cell states: a cell whose centre is farther from every wall than its
   // half diagonal is wholly on or wholly off the floor.
   cell_state_.assign(un, 2);
@@ -267,11 +290,15 @@ NavGrid::NavGrid(const GridInput& in) {
     if (nearest_wall(ctr, half_diag * 1.01f) >= half_diag * 1.01f)
       cell_state_[static_cast<std::size_t>(c)] = inside_exact(ctr) ? 1 : 0;
   }
+}
 
+void NavGrid::place_nodes(std::vector<float>& node_reach) {
+  const int32_t n = nx_ * ny_;
+  const std::size_t un = static_cast<std::size_t>(n);
   // ---- nodes
   node_.assign(un, Vec2{});
   node_clear_.assign(un, -1.0f);
-  std::vector<float> node_reach(un, -1.0f);  // clearance up to kClearanceCap_m + 1.5 cells, for edges
+  node_reach.assign(un, -1.0f);  // clearance up to kClearanceCap_m + 1.5 cells, for edges
   const float reach_cap = kClearanceCap_m + 1.5f * cell_;
   for (int32_t c = 0; c < n; ++c) {
     const std::size_t uc = static_cast<std::size_t>(c);
@@ -304,7 +331,11 @@ NavGrid::NavGrid(const GridInput& in) {
     node_reach[uc] = nearest_wall(node_[uc], reach_cap);
     node_clear_[uc] = std::min(node_reach[uc], kClearanceCap_m);
   }
+}
 
+void NavGrid::measure_edges(const std::vector<float>& node_reach) {
+  const int32_t n = nx_ * ny_;
+  const std::size_t un = static_cast<std::size_t>(n);
   // ---- edges: the exact clearance of the straight step between two nodes.
   edge_clear_.assign(un * 8, -1.0f);
   for (int32_t c = 0; c < n; ++c) {
@@ -328,7 +359,10 @@ NavGrid::NavGrid(const GridInput& in) {
       edge_clear_[ub * 8 + back] = cl;
     }
   }
+}
 
+void NavGrid::reset_search() {
+  const std::size_t un = static_cast<std::size_t>(nx_ * ny_);
   g_.assign(un + 1, 0);
   f_.assign(un + 1, 0);
   hpos_.assign(un + 1, -1);
@@ -783,29 +817,35 @@ std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std:
   if (!finite(goal)) bad("find_path", "the goal point is NaN or infinite");
   if (!finite(radius) || radius < 0.0f || radius > kMaxRadius_m)
     bad("find_path", "the radius must be 0 .. " + std::to_string(kMaxRadius_m) + " m, got " + std::to_string(radius));
-  const int32_t n = cell_count();
-  const std::size_t un = static_cast<std::size_t>(n);
   check_costs("find_path", extra_cost, dir_cost, lin);
   const Soft sc = Soft::make(extra_cost, dir_cost, lin, nx_, ny_);
-  const bool soft = sc.any();
-  // Extra cost per metre in cell c for a step along the unit u.
-  auto soft_at = [&](int32_t c, Vec2 u) { return sc.at(c, c % nx_, c / nx_, u); };
-
   if (++stamp_ == 0) {  // wrapped: clear the marks once every 2^32 searches
     std::fill(seen_.begin(), seen_.end(), 0u);
     std::fill(closed_.begin(), closed_.end(), 0u);
     std::fill(goal_mark_.begin(), goal_mark_.end(), 0u);
     stamp_ = 1;
   }
-  const uint32_t st = stamp_;
+  Ends ends;
+  if (!link_ends(a, goal, radius, sc, ends)) return {};
+  if (!search(ends, radius, sc)) return {};
+  stats_.cost = static_cast<float>(g_[static_cast<std::size_t>(cell_count())]) / 1000.0f;
+  std::vector<Vec2> raw;
+  std::vector<float> seg_clear;
+  grid_path(ends, raw, seg_clear);
+  stats_.raw_points = static_cast<int32_t>(raw.size());
+  if (raw.size() == 1) return {ends.start_pt, ends.goal_pt};
+  return pull_string(raw, seg_clear, ends, radius, sc);
+}
 
-  // ---- the links from an end point to the open nodes of its 3 x 3 cells that
-  // it sees in a straight line. The link need only keep min(radius, the end's
-  // own clearance), so a walker pressed against a wall can still step off it.
-  struct Link {
-    int32_t cell;
-    int64_t cost;  // mm
-  };
+// ---- find_path's phases
+
+// The links from an end point to the open nodes of its 3 x 3 cells that it sees in a straight line. The
+// link need only keep min(radius, the end's own clearance), so a walker pressed against a wall can still
+// step off it. An end with no link is snapped to the nearest open node; false when there is none.
+bool NavGrid::link_ends(Vec2 a, Vec2 goal, float radius, const Soft& sc, Ends& e) const {
+  const bool soft = sc.any();
+  // Extra cost per metre in cell c for a step along the unit u.
+  auto soft_at = [&](int32_t c, Vec2 u) { return sc.at(c, c % nx_, c / nx_, u); };
   auto links_of = [&](Vec2 p, float* p_clear, std::vector<Link>* out) {
     out->clear();
     *p_clear = on_floor(p) ? nearest_wall(p, kClearanceCap_m) : -1.0f;
@@ -834,38 +874,44 @@ std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std:
         }
   };
 
-  std::vector<Link> start_links, goal_links;
-  float start_clear = -1.0f, goal_clear = -1.0f;
-  Vec2 start_pt = a, goal_pt = goal;
-  links_of(a, &start_clear, &start_links);
-  if (start_links.empty()) {
+  e.start_pt = a;
+  e.goal_pt = goal;
+  links_of(a, &e.start_clear, &e.start_links);
+  if (e.start_links.empty()) {
     int32_t c;
-    if (!nearest_open_node(a, radius, &start_pt, &c)) return {};
-    start_links.push_back({c, 0});
+    if (!nearest_open_node(a, radius, &e.start_pt, &c)) return false;
+    e.start_links.push_back({c, 0});
     stats_.start_snapped = true;
   }
-  links_of(goal, &goal_clear, &goal_links);
-  if (goal_links.empty()) {
+  links_of(goal, &e.goal_clear, &e.goal_links);
+  if (e.goal_links.empty()) {
     int32_t c;
-    if (!nearest_open_node(goal, radius, &goal_pt, &c)) return {};
-    goal_links.push_back({c, 0});
+    if (!nearest_open_node(goal, radius, &e.goal_pt, &c)) return false;
+    e.goal_links.push_back({c, 0});
     stats_.goal_snapped = true;
   }
-  for (const Link& l : goal_links) {
-    goal_mark_[static_cast<std::size_t>(l.cell)] = st;
+  for (const Link& l : e.goal_links) {
+    goal_mark_[static_cast<std::size_t>(l.cell)] = stamp_;
     goal_link_[static_cast<std::size_t>(l.cell)] = l.cost;
   }
+  return true;
+}
 
+// A* from the start links to the goal (node n, reached through the goal links); the costs and parents
+// are left in g_ and parent_. False when the goal cannot be reached.
+bool NavGrid::search(const Ends& e, float radius, const Soft& sc) const {
   // ---- A*: nodes 0 .. n-1 are cells, n is the goal. A step between
   // neighbouring cells costs its nominal length (one cell straight, cell * sqrt 2
   // diagonal) times (comfort factor + the mean extra cost of the two cells); the
   // straight line between the nodes is only what the clearance is measured on.
   // So h, the octile distance in cells to the box of the goal-linked cells, is
   // admissible and consistent.
-  const int32_t kGoal = n;
+  const int32_t kGoal = cell_count();
+  const uint32_t st = stamp_;
+  const bool soft = sc.any();
   heap_.clear();
   int32_t gx0 = nx_, gy0 = ny_, gx1 = -1, gy1 = -1;
-  for (const Link& l : goal_links) {
+  for (const Link& l : e.goal_links) {
     gx0 = std::min(gx0, l.cell % nx_);
     gx1 = std::max(gx1, l.cell % nx_);
     gy0 = std::min(gy0, l.cell / nx_);
@@ -879,7 +925,7 @@ std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std:
     const int32_t lo = std::min(dx, dy), hi = std::max(dx, dy);
     return static_cast<int64_t>(hi - lo) * step_mm[0] + static_cast<int64_t>(lo) * step_mm[1];
   };
-  for (const Link& l : start_links) {
+  for (const Link& l : e.start_links) {
     const std::size_t uc = static_cast<std::size_t>(l.cell);
     const int64_t h = heuristic(l.cell);
     if (seen_[uc] == st && g_[uc] <= l.cost) continue;
@@ -933,18 +979,18 @@ std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std:
       heap_update(b);
     }
   }
-  if (!reached) return {};
-  stats_.cost = static_cast<float>(g_[un]) / 1000.0f;
+  return reached;
+}
 
+// The grid path: start, the nodes, goal, with seg_clear[k] what the step k -> k+1 keeps from the walls.
+void NavGrid::grid_path(const Ends& e, std::vector<Vec2>& raw, std::vector<float>& seg_clear) const {
   // ---- the grid path: start, the nodes, goal. seg_clear[k] is what the step
   // k -> k+1 keeps from the walls (the links from and to the end points are
   // not counted: the walker stands where it stands).
   std::vector<int32_t> cells;
-  for (int32_t c = parent_[un]; c >= 0; c = parent_[static_cast<std::size_t>(c)]) cells.push_back(c);
+  for (int32_t c = parent_[static_cast<std::size_t>(cell_count())]; c >= 0; c = parent_[static_cast<std::size_t>(c)]) cells.push_back(c);
   std::reverse(cells.begin(), cells.end());
-  std::vector<Vec2> raw;
-  std::vector<float> seg_clear;
-  raw.push_back(start_pt);
+  raw.push_back(e.start_pt);
   for (std::size_t k = 0; k < cells.size(); ++k) {
     const Vec2 q = node_[static_cast<std::size_t>(cells[k])];
     if (k == 0 && stats_.start_snapped) continue;  // start_pt is this node
@@ -960,11 +1006,14 @@ std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std:
   }
   if (!stats_.goal_snapped) {
     seg_clear.push_back(kInf);
-    raw.push_back(goal_pt);
+    raw.push_back(e.goal_pt);
   }
-  stats_.raw_points = static_cast<int32_t>(raw.size());
-  if (raw.size() == 1) return {start_pt, goal_pt};
+}
 
+// String-pulling of the grid path (the rules below).
+std::vector<Vec2> NavGrid::pull_string(const std::vector<Vec2>& raw, const std::vector<float>& seg_clear, const Ends& e,
+                                       float radius, const Soft& sc) const {
+  const bool soft = sc.any();
   // ---- string-pulling, greedy forward from an anchor. A cut anchor -> k is kept when
   //  1. the body clears every wall (radius, or less at a start or goal that is
   //     itself nearer a wall);
@@ -1015,8 +1064,8 @@ std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std:
   auto cut_ok = [&](std::size_t i, std::size_t k, float stretch_min) {
     const Vec2 p = raw[i], q = raw[k];
     float body = radius;
-    if (i == 0 && start_real) body = std::min(body, start_clear);
-    if (k == m - 1 && goal_real) body = std::min(body, goal_clear);
+    if (i == 0 && start_real) body = std::min(body, e.start_clear);
+    if (k == m - 1 && goal_real) body = std::min(body, e.goal_clear);
     const float hi = radius + kComfortGap_m;
     const float len = distance(p, q);
     if (!(len > 0.0f)) return true;  // the goal is where the walker stands

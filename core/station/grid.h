@@ -245,11 +245,39 @@ class NavGrid {
     bool blocker;
   };
 
+  // The constructor's phases, in order: check and keep the polygons; the grid's box and size; the wall
+  // set; per-cell buckets of walls and polygons; cells wholly on or off the floor; one node per cell
+  // (node_reach: its clearance up to the cap plus 1.5 cells); the clearance of each edge; the search's scratch.
+  void take_polygons(const GridInput& in);
+  void size_grid();
+  void build_walls(const GridInput& in);
+  void build_buckets();
+  void classify_cells();
+  void place_nodes(std::vector<float>& node_reach);
+  void measure_edges(const std::vector<float>& node_reach);
+  void reset_search();
+
+  // find_path's phases: link the ends to the grid; A*; the grid path; string-pulling.
+  struct Soft;  // the extra costs of one call (grid.cpp)
+  struct Link {
+    int32_t cell;
+    int64_t cost;  // mm
+  };
+  struct Ends {
+    std::vector<Link> start_links, goal_links;
+    float start_clear = -1.0f, goal_clear = -1.0f;  ///< each end's own clearance (-1: off the floor)
+    Vec2 start_pt, goal_pt;                          ///< the ends, or the nodes they were snapped to
+  };
+  bool link_ends(Vec2 a, Vec2 goal, float radius, const Soft& sc, Ends& e) const;
+  bool search(const Ends& e, float radius, const Soft& sc) const;
+  void grid_path(const Ends& e, std::vector<Vec2>& raw, std::vector<float>& seg_clear) const;
+  std::vector<Vec2> pull_string(const std::vector<Vec2>& raw, const std::vector<float>& seg_clear, const Ends& e, float radius,
+                                const Soft& sc) const;
+
   float nearest_wall(Vec2 p, float cap) const;  // min(distance to nearest wall, cap), ignores floor
   bool inside_exact(Vec2 p) const;
   float clearance_of_segment(Vec2 a, Vec2 b, float cap, float stop_below) const;
   bool segment_keeps(Vec2 a, Vec2 b, float radius) const;
-  struct Soft;  // the extra costs of one call (grid.cpp)
   float soft_segment(Vec2 a, Vec2 b, const Soft& soft) const;
   void check_costs(const char* where, const std::vector<float>* extra, const std::vector<DirCost>* dir,
                    const LinearField* lin) const;
@@ -263,7 +291,8 @@ class NavGrid {
   float cell_ = 0.7f;
   Vec2 origin_;
   int32_t nx_ = 0, ny_ = 0;
-  std::vector<Poly> polys_;
+  std::vector<Poly> polys_;   // the walkable polygons first (n_walk_ of them), then the blockers
+  std::size_t n_walk_ = 0;
   std::vector<WallSegment> segs_;
   std::vector<int32_t> seg_start_, seg_items_;    // per cell: wall segments touching it (CSR)
   std::vector<int32_t> poly_start_, poly_items_;  // per cell: polygons whose box touches it (CSR)

@@ -283,14 +283,6 @@ void StationModel::crowd_restore(uint32_t floor) {
   crowd_saved_.clear();
 }
 
-float StationModel::crowd_cost_ahead(uint32_t w) {
-  const Walker& wk = state_.walkers[w];
-  const LinearField view = crowd_view(w);
-  const float cost = grids_[wk.floor]->soft_cost(path_ahead(wk, state_.routes[w]), view, kCrowdCheckM);
-  crowd_restore(wk.floor);
-  return cost;
-}
-
 bool StationModel::crowd_check_exempt(const Walker& w) const {
   // seed 002: "This check is not made by walkers who are queued, on a door-line
   // aim, waiting at a crossing curb, captured, held, on a belt, or inside a
@@ -388,14 +380,42 @@ void StationModel::begin_leg(uint32_t w) {
 // own route and plan fields (never pos or vel: a recovery's sideways velocity
 // is returned in `kick` and applied after every walker has planned).
 void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
+  pass_waypoint(w);
+  V2 corner = route_corner(w);
+  check_crowd_ahead(w, corner);
+  recheck_leg(w, corner);
+  const V2 drive = lane_drive(w, corner);
+  state_.walkers[w].drive = drive;
+  Walker& wk = state_.walkers[w];
+  // The muted obstacle of a recovery runs out.
+  if (wk.ignore_blocker >= 0) {
+    wk.ignore_s -= kDt;
+    if (wk.ignore_s <= 0.0f) {
+      wk.ignore_s = 0.0f;
+      wk.ignore_blocker = -1;
+    }
+  }
+  recover_if_stuck(w, drive, kick);
+}
+
+// ---- plan_walker's phases, in order
+
+bool StationModel::on_goal_leg(uint32_t w) const {
+  const Route& rt = state_.routes[w];
+  return rt.next + 1 >= rt.waypoints.size() && rt.next_anchor >= rt.anchors.size();
+}
+
+V2 StationModel::route_corner(uint32_t w) const {
+  const Walker& wk = state_.walkers[w];
+  return on_goal_leg(w) ? portal_goal(wk.destination, wk.pos) : state_.routes[w].waypoints[state_.routes[w].next];
+}
+
+void StationModel::pass_waypoint(uint32_t w) {
   Walker& wk = state_.walkers[w];
   Route& rt = state_.routes[w];
-  auto goal_leg = [&] { return rt.next + 1 >= rt.waypoints.size() && rt.next_anchor >= rt.anchors.size(); };
-  auto corner_now = [&] { return goal_leg() ? portal_goal(wk.destination, wk.pos) : rt.waypoints[rt.next]; };
-
   // Waypoints: "A waypoint the walker has already passed (within 1.5 m) counts
   // as reached" (S7: or any within 0.5 m). The goal is reached by arrival only.
-  if (!goal_leg()) {
+  if (!on_goal_leg(w)) {
     const V2 c = rt.waypoints[rt.next];
     const float d2 = sqr_length(c - wk.pos);
     const bool passed = dot(wk.pos - c, c - rt.leg_start) >= 0.0f;
@@ -409,8 +429,10 @@ void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
       }
     }
   }
-  V2 corner = corner_now();
+}
 
+void StationModel::check_crowd_ahead(uint32_t w, V2& corner) {
+  Walker& wk = state_.walkers[w];
   // seed 002, Crowds: the 2 s check of the next 15 m (a rebuild that gives the
   // same corner is no new leg, as below).
   wk.crowd_check_s -= kDt;
@@ -419,7 +441,7 @@ void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
     if (!crowd_check_exempt(wk)) {
       const float stuck = wk.stuck_s, ref = wk.progress_ref, re = wk.recheck_s;
       if (crowd_check(w)) {
-        const V2 again = corner_now();
+        const V2 again = route_corner(w);
         if (again == corner) {
           wk.stuck_s = stuck;
           wk.progress_ref = ref;
@@ -429,7 +451,10 @@ void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
       }
     }
   }
+}
 
+void StationModel::recheck_leg(uint32_t w, V2& corner) {
+  Walker& wk = state_.walkers[w];
   // "Every 0.5 s the leg to the current waypoint is re-checked. If a crowd has
   // pushed the walker so that the leg now clips a wall or void, the path is
   // rebuilt" (S14: clips = half the body radius along the leg touches a wall).
@@ -441,7 +466,7 @@ void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
       const float stuck = wk.stuck_s, ref = wk.progress_ref;
       rebuild_path(w);
       ++state_.stats.rebuilt_paths;
-      const V2 again = corner_now();
+      const V2 again = route_corner(w);
       if (again == corner) {
         wk.stuck_s = stuck;
         wk.progress_ref = ref;
@@ -450,7 +475,11 @@ void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
       corner = again;
     }
   }
+}
 
+V2 StationModel::lane_drive(uint32_t w, V2 corner) const {
+  const Walker& wk = state_.walkers[w];
+  const Route& rt = state_.routes[w];
   // Lanes: aim at the corner shifted by the walker's share of this leg's slack;
   // a leg into the goal closes the shift over its last 6 m.
   // With someone coming the other way ahead (S25), a spawned walker's share
@@ -465,23 +494,17 @@ void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
   if (share != 0.0f) {
     const float slack = share > 0.0f ? wk.slack_left : wk.slack_right;
     float shift = share * slack;
-    if (goal_leg()) {
+    if (on_goal_leg(w)) {
       const float d = length(corner - wk.pos);
       if (d < kLaneCloseM) shift = shift * (d / kLaneCloseM);
     }
     drive = corner + left_of(u) * shift;
   }
-  wk.drive = drive;
+  return drive;
+}
 
-  // The muted obstacle of a recovery runs out.
-  if (wk.ignore_blocker >= 0) {
-    wk.ignore_s -= kDt;
-    if (wk.ignore_s <= 0.0f) {
-      wk.ignore_s = 0.0f;
-      wk.ignore_blocker = -1;
-    }
-  }
-
+void StationModel::recover_if_stuck(uint32_t w, V2 drive, std::vector<uint8_t>& kick) {
+  Walker& wk = state_.walkers[w];
   // seed 002, Recovery: "Progress is the distance to the current drive point.
   // If a walking body makes no progress for unstick_s (default 3 s), or creeps
   // in a hall for that long" (S9: progress = 0.3 m closer than the best so far).
@@ -524,7 +547,7 @@ void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
     ++state_.stats.unsticks;
     rebuild_path(w);
     ++state_.stats.rebuilt_paths;
-    wk.drive = corner_now();
+    wk.drive = route_corner(w);
     wk.progress_ref = length(wk.drive - wk.pos);
     wk.stuck_s = 0.0f;
   }

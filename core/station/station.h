@@ -616,9 +616,6 @@ class StationModel {
   /// walking along the unit u: (S + 0.625 M - 0.375 V.u) / area over the 3 x 3
   /// cells round p's cell (C3), from the state's crowd field (nobody excluded).
   float felt_density(uint32_t floor, V2 p, V2 u) const;
-  /// The crowd cost (m equivalent) walker w feels along the next 15 m of its
-  /// path now: its own body out, its goal free (what the 2 s check compares).
-  float crowd_cost_ahead(uint32_t w);
   /// The hook for the states the seed exempts from the crowd check (queued,
   /// door-line aim, curb, captured, held, belt, connector: none exists in part
   /// 1); part 1 exempts only a walker in recovery (its muted obstacle's 1.6 s).
@@ -645,6 +642,15 @@ class StationModel {
   void rebuild_path(uint32_t w);
   void begin_leg(uint32_t w);
   void plan_walker(uint32_t w, std::vector<uint8_t>& rebuild);
+  // plan_walker's phases, in order: a waypoint passed; the corner aimed at; the 2 s crowd check; the 0.5 s
+  // leg re-check; the drive point (the corner shifted to the walker's lane); recovery when stuck.
+  bool on_goal_leg(uint32_t w) const;
+  V2 route_corner(uint32_t w) const;
+  void pass_waypoint(uint32_t w);
+  void check_crowd_ahead(uint32_t w, V2& corner);
+  void recheck_leg(uint32_t w, V2& corner);
+  V2 lane_drive(uint32_t w, V2 corner) const;
+  void recover_if_stuck(uint32_t w, V2 drive, std::vector<uint8_t>& kick);
   bool crowd_check(uint32_t w);  // true: the path was rebuilt
   // crowd costs (route.cpp): the floor's field of linear costs, built at most once per step
   const std::vector<LinearCost>& crowd_costs(uint32_t floor);

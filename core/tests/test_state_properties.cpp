@@ -80,7 +80,7 @@ TEST_CASE("Every field of every model state moves the whole hash and exactly its
     const auto pristine = base->clone();
     const StateHashes h0 = base->hashes();
     // Each leaf is nudged in place and put back afterwards, so one listing serves every leaf.
-    const auto leaves = base->leaves();
+    const auto leaves = base->mutable_leaves();
     const std::size_t n = leaves.size();
     REQUIRE(n > 50);
     for (std::size_t i = 0; i < n; ++i) {

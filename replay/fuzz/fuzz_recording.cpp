@@ -46,6 +46,7 @@
 #include <string>
 #include <vector>
 
+#include "lockstep/models/bundled.h"
 #include "lockstep/core/model.h"
 #include "lockstep/replay/lsr.h"
 #include "lockstep/replay/replay.h"
@@ -222,7 +223,8 @@ class FuzzModel final : public Model {
   void restore(std::span<const uint8_t> bytes, const std::string&) override { snapshot_.assign(bytes.begin(), bytes.end()); }
   std::string state_json() const override { return "{}"; }
   std::vector<FieldDiff> diff(const Model&, std::size_t) const override { return {}; }
-  std::vector<LeafEntry> leaves() override { return {}; }
+  std::vector<ConstLeafEntry> leaves() const override { return {}; }
+  std::vector<LeafEntry> mutable_leaves() override { return {}; }
   std::unique_ptr<Model> clone() const override { return std::make_unique<FuzzModel>(*this); }
 };
 
@@ -483,6 +485,7 @@ int tool_main(int argc, char** argv) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  lockstep::register_bundled_models();
   // Called before libFuzzer reads its flags: the tool modes end here.
   if (*argc >= 2 && std::strncmp((*argv)[1], "--", 2) == 0) std::exit(tool_main(*argc, *argv));
   return 0;

@@ -57,7 +57,7 @@ Recorded record(const std::string& scenario, uint64_t ticks, lsr::RecorderOption
 }
 
 void nudge(Model& m, const std::string& path) {
-  for (auto& leaf : m.leaves())
+  for (auto& leaf : m.mutable_leaves())
     if (leaf.path == path) return nudge_leaf(leaf.ref);
   FAIL("no field " << path);
 }

@@ -21,7 +21,7 @@ template <class T>
 std::string restore_error(Model& m, const std::string& path, T v) {
   auto broken = m.clone();
   bool found = false;
-  for (auto& leaf : broken->leaves())
+  for (auto& leaf : broken->mutable_leaves())
     if (leaf.path == path) {
       REQUIRE(leaf.ref.kind == leaf_kind_of<T>());
       *static_cast<T*>(leaf.ref.ptr) = v;

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "fixtures.h"
+#include "lockstep/models/bundled.h"
 #include "lockstep/core/model.h"
 #include "lockstep/replay/lsr.h"
 #include "lsr_builder.h"
@@ -121,7 +122,7 @@ std::pair<std::vector<uint8_t>, uint64_t> keyframe_with(const std::string& scena
   auto m = load_scenario_file(fixtures::path(scenario));
   while (m->tick() < at) m->step_scripted();
   bool found = false;
-  for (auto& leaf : m->leaves())
+  for (auto& leaf : m->mutable_leaves())
     if (leaf.path == path) {
       *static_cast<float*>(leaf.ref.ptr) = value;
       found = true;
@@ -139,6 +140,7 @@ uint32_t u32_at(const std::vector<uint8_t>& b, std::size_t at) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  lockstep::register_bundled_models();
   if (argc != 2) {
     std::fprintf(stderr, "usage: lockstep_make_hostile DIR\n");
     return 2;

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "lockstep/core/model.h"
+#include "lockstep/models/bundled.h"
 
 namespace {
 
@@ -31,6 +32,7 @@ const char* build_id() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  lockstep::register_bundled_models();
   if (argc != 3) {
     std::fprintf(stderr, "usage: lockstep-minirun SCENARIO TICKS\n");
     return 2;
@@ -55,7 +57,7 @@ int main(int argc, char** argv) {
 #ifdef LOCKSTEP_PLANT_DIVERGENCE
       if (k == plant_tick) {
         bool found = false;
-        for (auto& leaf : model->leaves()) {
+        for (auto& leaf : model->mutable_leaves()) {
           if (leaf.path == plant_path) {
             lockstep::nudge_leaf(leaf.ref);
             found = true;

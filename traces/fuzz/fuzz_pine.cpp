@@ -50,6 +50,7 @@
 #include <thread>
 #include <vector>
 
+#include "lockstep/models/bundled.h"
 #include "lockstep/traces/pine.h"
 #include "lockstep/traces/trace.h"
 
@@ -225,6 +226,7 @@ void make_seeds(const std::string& dir) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  lockstep::register_bundled_models();
   if (*argc >= 3 && std::strcmp((*argv)[1], "--make-seeds") == 0) {
     make_seeds((*argv)[2]);
     std::exit(0);

@@ -37,6 +37,7 @@
 #include <sstream>
 #include <string>
 
+#include "lockstep/models/bundled.h"
 #include "lockstep/core/model.h"
 #include "lockstep/traces/trace.h"
 
@@ -134,6 +135,7 @@ void make_seeds(const std::string& dir) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  lockstep::register_bundled_models();
   if (*argc >= 3 && std::strcmp((*argv)[1], "--make-seeds") == 0) {
     make_seeds((*argv)[2]);
     std::exit(0);
@@ -156,7 +158,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     std::unique_ptr<Model> model = scenario().clone();
     VerifyResult r = verify_trace(*model, trace.path(), map);
     r.scenario = "fuzz scenario";
-    const std::string text = report_text(r), json = report_json(r);
+    const std::string text = report_text(r),
+                      json = report_json(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     // The JSON report must be JSON (a failure here is a finding, not bad input).
     Json parsed;
     JsonSyntaxError err;

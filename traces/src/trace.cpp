@@ -30,13 +30,6 @@ std::string hex_address(uint32_t a) {
 
 namespace {
 
-template <class F>
-std::string shortest(F v) {
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-
 std::string num(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
@@ -663,7 +656,7 @@ std::string instantiate(const std::string& skel, const std::vector<std::string>&
 
 }  // namespace
 
-std::vector<std::string> similar_paths(const std::string& path, const std::vector<LeafEntry>& leaves, std::size_t limit) {
+std::vector<std::string> similar_paths(const std::string& path, const std::vector<ConstLeafEntry>& leaves, std::size_t limit) {
   // The edit distance costs the two lengths' product for every field shape: a path longer than
   // any a model lists (a map's typo is a few characters off) gets no suggestions.
   constexpr std::size_t kLongestSuggested = 256;
@@ -1135,6 +1128,88 @@ bool worse(double e, double than) {
 
 }  // namespace
 
+namespace {
+
+// ---- verify_trace's phases: align a row with a tick, find its fields, compare, keep the first divergence
+
+/// The tick a row is compared at: step s is the model state at tick s x ticks_per_step + tick_offset,
+/// within the ticks the model can be stepped to (from where it is, to the scenario's run length).
+uint64_t row_tick(const TraceRow& row, const Map& map, const Model& model, uint64_t start_tick, const std::string& trace_path,
+                  const VerifyOptions& opt) {
+  const std::string place = "line " + std::to_string(row.line);
+  int64_t t = 0;
+  if (row.step > static_cast<uint64_t>(INT64_MAX) / map.ticks_per_step ||
+      __builtin_add_overflow(static_cast<int64_t>(row.step * map.ticks_per_step), map.tick_offset, &t))
+    throw InputError(trace_path, place, "step " + std::to_string(row.step) + " is beyond any tick");
+  if (t < 0 || static_cast<uint64_t>(t) < model.tick())
+    throw InputError(trace_path, place,
+                     "step " + std::to_string(row.step) + " is tick " + std::to_string(t) + ", before the model's first tick " +
+                         std::to_string(start_tick) + " (raise tick_offset in " + map.source + ", or skip it with first_step)");
+  // The work is bounded by what the scenario honestly runs, not by what a trace asks for
+  // (a last step of 10^12, or ticks_per_step 2^20 times a few hundred steps).
+  if (static_cast<uint64_t>(t) > model.default_ticks())
+    throw InputError(trace_path, place,
+                     "step " + std::to_string(row.step) + " is tick " + std::to_string(t) + ", beyond the scenario's run length of " +
+                         std::to_string(model.default_ticks()) + " ticks" + (opt.scenario.empty() ? "" : " (" + opt.scenario + ")") +
+                         ": verify steps no further than the scenario runs; raise \"ticks\" in the scenario to verify further, "
+                         "or stop at an earlier step with last_step in " + map.source);
+  return static_cast<uint64_t>(t);
+}
+
+/// Point `b` at its field again when the state changed shape (a list grew or shrank).
+void rebind(BoundColumn& b, const Column& col, const std::vector<ConstLeafEntry>& leaves, uint64_t tick, const Map& map,
+            const std::string& trace_path, const TraceRow& row) {
+  if (b.leaf < leaves.size() && leaves[b.leaf].path == col.field) return;
+  std::size_t k = 0;
+  while (k < leaves.size() && leaves[k].path != col.field) ++k;
+  if (k == leaves.size())
+    throw InputError(map.source, col.json_path + ".field",
+                     "field " + qt(col.field) + " no longer exists at tick " + std::to_string(tick) + " (trace " + trace_path +
+                         " line " + std::to_string(row.line) + ")");
+  b.leaf = k;
+}
+
+/// One compared value into its column's summary.
+void note(ColumnSummary& s, const Compared& cmp, uint64_t step, uint64_t tick) {
+  ++s.compared;
+  if (!s.max_step || worse(cmp.error, s.max_error)) {  // the first place of the largest error
+    s.max_error = cmp.error;
+    s.max_step = step;
+    s.max_tick = tick;
+  }
+  if (cmp.ulps && (!s.max_ulps || *cmp.ulps > *s.max_ulps)) s.max_ulps = cmp.ulps;
+  if (cmp.outside) {
+    ++s.outside;
+    if (!s.first_step) {
+      s.first_step = step;
+      s.first_tick = tick;
+    }
+  }
+}
+
+/// The first divergence: column c of `row`, with the rows before it and its own.
+Divergence divergence(const Map& map, const TraceRow& row, uint64_t tick, std::size_t c, const Compared& cmp,
+                      const std::deque<ContextRow>& before, ContextRow here) {
+  Divergence d;
+  d.step = row.step;
+  d.tick = tick;
+  d.line = row.line;
+  d.column = c;
+  d.column_name = map.columns[c].name;
+  d.field = map.columns[c].field;
+  d.trace_text = row.texts[c];
+  d.expected = cmp.expected;
+  d.actual = cmp.actual;
+  d.error = cmp.error;
+  d.ulps = cmp.ulps;
+  d.tolerance = map.columns[c].tolerance;
+  d.before.assign(before.begin(), before.end());
+  d.row = std::move(here);
+  return d;
+}
+
+}  // namespace
+
 VerifyResult verify_trace(Model& model, const std::string& trace_path, const Map& map, const VerifyOptions& opt) {
   VerifyResult res;
   res.trace = trace_path;
@@ -1159,45 +1234,25 @@ VerifyResult verify_trace(Model& model, const std::string& trace_path, const Map
   std::deque<ContextRow> context;
   const uint64_t start_tick = model.tick();
   TraceRow row;
-  bool any = false;
   while (reader.next(row)) {
     if ((map.first_step && row.step < *map.first_step) || (map.last_step && row.step > *map.last_step)) {
       ++res.skipped;
       continue;
     }
-    // Alignment: step s is the model state at tick s x ticks_per_step + tick_offset.
-    const std::string place = "line " + std::to_string(row.line);
-    int64_t t = 0;
-    if (row.step > static_cast<uint64_t>(INT64_MAX) / map.ticks_per_step ||
-        __builtin_add_overflow(static_cast<int64_t>(row.step * map.ticks_per_step), map.tick_offset, &t))
-      throw InputError(trace_path, place, "step " + std::to_string(row.step) + " is beyond any tick");
-    if (t < 0 || static_cast<uint64_t>(t) < model.tick())
-      throw InputError(trace_path, place,
-                       "step " + std::to_string(row.step) + " is tick " + std::to_string(t) + ", before the model's first tick " +
-                           std::to_string(start_tick) + " (raise tick_offset in " + map.source + ", or skip it with first_step)");
-    const auto tick = static_cast<uint64_t>(t);
-    // The work is bounded by what the scenario honestly runs, not by what a trace asks for
-    // (a last step of 10^12, or ticks_per_step 2^20 times a few hundred steps).
-    if (tick > model.default_ticks())
-      throw InputError(trace_path, place,
-                       "step " + std::to_string(row.step) + " is tick " + std::to_string(t) + ", beyond the scenario's run length of " +
-                           std::to_string(model.default_ticks()) + " ticks" + (opt.scenario.empty() ? "" : " (" + opt.scenario + ")") +
-                           ": verify steps no further than the scenario runs; raise \"ticks\" in the scenario to verify further, "
-                           "or stop at an earlier step with last_step in " + map.source);
+    const uint64_t tick = row_tick(row, map, model, start_tick, trace_path, opt);
     while (model.tick() < tick) {
       model.step_scripted();
       ++res.ticks_stepped;
     }
-    if (!any) {
+    if (res.rows == 0) {
       res.first_step = row.step;
       res.first_tick = tick;
-      any = true;
     }
     res.last_step = row.step;
     res.last_tick = tick;
     ++res.rows;
     const auto leaves = model.leaves();
-    const bool keep_context = !res.first;
+    const bool keep_context = !res.first;  // until the first divergence: the rows before it, and its own
     ContextRow ctx;
     if (keep_context) {
       ctx.step = row.step;
@@ -1208,64 +1263,16 @@ VerifyResult verify_trace(Model& model, const std::string& trace_path, const Map
     std::optional<std::pair<std::size_t, Compared>> first_here;
     for (const std::size_t c : order) {
       const Column& col = map.columns[c];
-      BoundColumn& b = bound[c];
-      if (b.leaf >= leaves.size() || leaves[b.leaf].path != col.field) {
-        // The state changed shape (a list grew or shrank): find the field again.
-        std::size_t k = 0;
-        while (k < leaves.size() && leaves[k].path != col.field) ++k;
-        if (k == leaves.size())
-          throw InputError(map.source, col.json_path + ".field",
-                           "field " + qt(col.field) + " no longer exists at tick " + std::to_string(tick) + " (trace " +
-                               trace_path + " " + place + ")");
-        b.leaf = k;
-      }
+      rebind(bound[c], col, leaves, tick, map, trace_path, row);
       if (!row.cells[c]) continue;
-      const auto cmp = compare(col, *row.cells[c], ConstLeafRef{leaves[b.leaf].ref.kind, leaves[b.leaf].ref.ptr});
-      ColumnSummary& s = res.columns[c];
-      ++s.compared;
-      if (!s.max_step || worse(cmp.error, s.max_error)) {  // the first place of the largest error
-        s.max_error = cmp.error;
-        s.max_step = row.step;
-        s.max_tick = tick;
-      }
-      if (cmp.ulps && (!s.max_ulps || *cmp.ulps > *s.max_ulps)) s.max_ulps = cmp.ulps;
-      if (cmp.outside) {
-        ++s.outside;
-        if (!s.first_step) {
-          s.first_step = row.step;
-          s.first_tick = tick;
-        }
-        if (!first_here) first_here = std::make_pair(c, cmp);
-      }
-      if (keep_context) {
-        auto& cell = ctx.cells[c];
-        cell.present = true;
-        cell.trace = row.texts[c];
-        cell.expected = cmp.expected.text;
-        cell.model = cmp.actual.text;
-        cell.outside = cmp.outside;
-      }
+      const auto cmp = compare(col, *row.cells[c], leaves[bound[c].leaf].ref);
+      note(res.columns[c], cmp, row.step, tick);
+      if (cmp.outside && !first_here) first_here = std::make_pair(c, cmp);
+      if (keep_context) ctx.cells[c] = ContextCell{true, row.texts[c], cmp.expected.text, cmp.actual.text, cmp.outside};
     }
     if (keep_context) {
       if (first_here) {
-        Divergence d;
-        const std::size_t c = first_here->first;
-        const Compared& cmp = first_here->second;
-        d.step = row.step;
-        d.tick = tick;
-        d.line = row.line;
-        d.column = c;
-        d.column_name = map.columns[c].name;
-        d.field = map.columns[c].field;
-        d.trace_text = row.texts[c];
-        d.expected = cmp.expected;
-        d.actual = cmp.actual;
-        d.error = cmp.error;
-        d.ulps = cmp.ulps;
-        d.tolerance = map.columns[c].tolerance;
-        d.before.assign(context.begin(), context.end());
-        d.row = std::move(ctx);
-        res.first = std::move(d);
+        res.first = divergence(map, row, tick, first_here->first, first_here->second, context, std::move(ctx));
         context.clear();
       } else if (opt.context_rows > 0) {
         context.push_back(std::move(ctx));
@@ -1318,15 +1325,6 @@ std::string error_text(double e, const std::optional<uint64_t>& ulps) {
   if (ulps) s += ", " + std::to_string(*ulps) + (*ulps == 1 ? " ulp" : " ulps");
   return s;
 }
-
-std::string json_num(double d) {
-  if (!std::isfinite(d)) return "\"" + num(d) + "\"";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", d);
-  return buf;
-}
-
-std::string json_opt(const std::optional<uint64_t>& v) { return v ? std::to_string(*v) : "null"; }
 
 std::string bits_hex(const LeafValue& v) {
   char buf[24];
@@ -1392,56 +1390,63 @@ std::string report_text(const VerifyResult& r) {
   return o;
 }
 
-std::string report_json(const VerifyResult& r) {
-  std::string o = "{\"match\":";
-  o += r.ok() ? "true" : "false";
-  o += ",\"trace\":\"" + json_escape(r.trace) + "\",\"format\":\"" + (r.format == TraceFormat::Csv ? "csv" : "jsonl") +
-       "\",\"map\":\"" + json_escape(r.map) + "\",\"scenario\":\"" + json_escape(r.scenario) + "\",\"model\":\"" + json_escape(r.model) +
-       "\",\"model_version\":" + std::to_string(r.model_version) + ",\"rows\":" + std::to_string(r.rows) +
-       ",\"skipped\":" + std::to_string(r.skipped) + ",\"first_step\":" + json_opt(r.first_step) +
-       ",\"last_step\":" + json_opt(r.last_step) + ",\"first_tick\":" + std::to_string(r.first_tick) +
-       ",\"last_tick\":" + std::to_string(r.last_tick) + ",\"ticks_stepped\":" + std::to_string(r.ticks_stepped);
+nlohmann::ordered_json report_json(const VerifyResult& r) {
+  using J = nlohmann::ordered_json;
+  auto opt = [](const std::optional<uint64_t>& v) { return v ? J(*v) : J(nullptr); };
+  // A non-finite error as text ("inf", "nan"), as the text report shows it; a finite one as a number.
+  auto num_or_text = [](double d) { return std::isfinite(d) ? J(d) : J(num(d)); };
   auto ctx_json = [&](const ContextRow& row) {
-    std::string s = "{\"step\":" + std::to_string(row.step) + ",\"tick\":" + std::to_string(row.tick) +
-                    ",\"line\":" + std::to_string(row.line) + ",\"cells\":{";
+    J cells = J::object();
     for (std::size_t c = 0; c < row.cells.size(); ++c) {
       const auto& cell = row.cells[c];
-      s += (c ? "," : "") + std::string("\"") + json_escape(r.columns[c].column) + "\":";
-      if (!cell.present) {
-        s += "null";
-        continue;
-      }
-      s += "{\"trace\":\"" + json_escape(cell.trace) + "\",\"expected\":\"" + json_escape(cell.expected) + "\",\"model\":\"" +
-           json_escape(cell.model) + "\",\"outside\":" + (cell.outside ? "true" : "false") + "}";
+      cells[r.columns[c].column] = cell.present ? J{{"trace", cell.trace}, {"expected", cell.expected}, {"model", cell.model},
+                                                    {"outside", cell.outside}}
+                                                : J(nullptr);
     }
-    return s + "}}";
+    return J{{"step", row.step}, {"tick", row.tick}, {"line", row.line}, {"cells", std::move(cells)}};
   };
-  o += ",\"first_divergence\":";
+  J o = J::object();
+  o["match"] = r.ok();
+  o["trace"] = r.trace;
+  o["format"] = r.format == TraceFormat::Csv ? "csv" : "jsonl";
+  o["map"] = r.map;
+  o["scenario"] = r.scenario;
+  o["model"] = r.model;
+  o["model_version"] = r.model_version;
+  o["rows"] = r.rows;
+  o["skipped"] = r.skipped;
+  o["first_step"] = opt(r.first_step);
+  o["last_step"] = opt(r.last_step);
+  o["first_tick"] = r.first_tick;
+  o["last_tick"] = r.last_tick;
+  o["ticks_stepped"] = r.ticks_stepped;
   if (r.first) {
     const auto& d = *r.first;
-    o += "{\"step\":" + std::to_string(d.step) + ",\"tick\":" + std::to_string(d.tick) + ",\"line\":" + std::to_string(d.line) +
-         ",\"column\":\"" + json_escape(d.column_name) + "\",\"field\":\"" + json_escape(d.field) + "\",\"trace\":\"" +
-         json_escape(d.trace_text) + "\",\"expected\":\"" + json_escape(d.expected.text) + "\",\"actual\":\"" +
-         json_escape(d.actual.text) + "\"";
-    if (is_float_kind(d.actual.kind))
-      o += ",\"expected_bits\":\"" + bits_hex(d.expected) + "\",\"actual_bits\":\"" + bits_hex(d.actual) + "\"";
-    o += ",\"error\":" + json_num(d.error) + ",\"ulps\":" + json_opt(d.ulps) + ",\"tolerance\":\"" + json_escape(d.tolerance.text()) +
-         "\",\"context\":[";
-    for (std::size_t i = 0; i < d.before.size(); ++i) o += (i ? "," : "") + ctx_json(d.before[i]);
-    o += "],\"row\":" + ctx_json(d.row) + "}";
+    J f{{"step", d.step}, {"tick", d.tick}, {"line", d.line}, {"column", d.column_name}, {"field", d.field},
+        {"trace", d.trace_text}, {"expected", d.expected.text}, {"actual", d.actual.text}};
+    if (is_float_kind(d.actual.kind)) {
+      f["expected_bits"] = bits_hex(d.expected);
+      f["actual_bits"] = bits_hex(d.actual);
+    }
+    f["error"] = num_or_text(d.error);
+    f["ulps"] = opt(d.ulps);
+    f["tolerance"] = d.tolerance.text();
+    J context = J::array();
+    for (const auto& row : d.before) context.push_back(ctx_json(row));
+    f["context"] = std::move(context);
+    f["row"] = ctx_json(d.row);
+    o["first_divergence"] = std::move(f);
   } else {
-    o += "null";
+    o["first_divergence"] = nullptr;
   }
-  o += ",\"columns\":[";
-  for (std::size_t i = 0; i < r.columns.size(); ++i) {
-    const auto& c = r.columns[i];
-    o += (i ? "," : "") + std::string("{\"column\":\"") + json_escape(c.column) + "\",\"field\":\"" + json_escape(c.field) +
-         "\",\"tolerance\":\"" + json_escape(c.tolerance.text()) + "\",\"compared\":" + std::to_string(c.compared) +
-         ",\"outside\":" + std::to_string(c.outside) + ",\"first_step\":" + json_opt(c.first_step) +
-         ",\"first_tick\":" + json_opt(c.first_tick) + ",\"max_error\":" + json_num(c.max_error) +
-         ",\"max_step\":" + json_opt(c.max_step) + ",\"max_tick\":" + json_opt(c.max_tick) + ",\"max_ulps\":" + json_opt(c.max_ulps) + "}";
-  }
-  return o + "]}\n";
+  J columns = J::array();
+  for (const auto& c : r.columns)
+    columns.push_back(J{{"column", c.column}, {"field", c.field}, {"tolerance", c.tolerance.text()}, {"compared", c.compared},
+                        {"outside", c.outside}, {"first_step", opt(c.first_step)}, {"first_tick", opt(c.first_tick)},
+                        {"max_error", num_or_text(c.max_error)}, {"max_step", opt(c.max_step)}, {"max_tick", opt(c.max_tick)},
+                        {"max_ulps", opt(c.max_ulps)}});
+  o["columns"] = std::move(columns);
+  return o;
 }
 
 }  // namespace lockstep::traces

@@ -28,7 +28,7 @@ lsr::Recording record(const std::string& scenario, uint64_t ticks, const std::st
       if (k == at && !input.empty()) in = input;
       m->step(in);
       if (k == at && !path.empty())
-        for (auto& leaf : m->leaves())
+        for (auto& leaf : m->mutable_leaves())
           if (leaf.path == path) nudge_leaf(leaf.ref);
       rec.tick(in, *m);
     }

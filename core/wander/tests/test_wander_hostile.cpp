@@ -12,6 +12,7 @@
 #include "lockstep/core/hash.h"
 #include "lockstep/core/model.h"
 #include "hostile.h"
+#include "state_of.h"
 
 using namespace lockstep;
 using namespace lockstep::wander;
@@ -132,7 +133,7 @@ TEST_CASE("wander hostile: a restored counter, index or size the model never mak
         "bad.snap: state.entities[5].maxtries: expected 0 to 20 (20 teleports home), got -1");
   // Entity 0 patrols path 0.
   const auto nodes = static_cast<int32_t>(
-      dynamic_cast<ModelAdapter<WanderModel>&>(*m).model().scenario().paths[0].size());
+      fixtures::load_wander("wander/yard.json").paths[0].size());
   CHECK(restore_error(*m, "entities[0].currentmode", nodes) ==
         "bad.snap: state.entities[0].currentmode: expected a node of path 0, 0 to " + std::to_string(nodes - 1) +
             ", got " + std::to_string(nodes));
@@ -154,7 +155,7 @@ TEST_CASE("wander hostile: a state with another entity count is refused", "[wand
     yard->restore(hitwall->snapshot(), "other.snap");
     FAIL("a state of another entity count was adopted");
   } catch (const InputError& e) {
-    const auto& hw = dynamic_cast<ModelAdapter<WanderModel>&>(*hitwall).model().state();
+    const auto hw = lockstep::test::state_of<State>(*hitwall);
     CHECK(std::string(e.what()) == "other.snap: state.entities: " + std::to_string(hw.entities.size()) +
                                        " entities, this scenario has 40");
   }
@@ -164,7 +165,7 @@ TEST_CASE("wander hostile: a state with another entity count is refused", "[wand
 TEST_CASE("wander hostile: a step at the longest run is refused, the state kept", "[wander][hostile]") {
   auto m = yard_at(5);
   auto at_end = m->clone();
-  for (auto& leaf : at_end->leaves())
+  for (auto& leaf : at_end->mutable_leaves())
     if (leaf.path == "tick") *static_cast<uint64_t*>(leaf.ref.ptr) = kMaxTicks;
   REQUIRE_NOTHROW(m->restore(at_end->snapshot(), "end.snap"));
   const auto before = m->hashes();
@@ -210,7 +211,7 @@ TEST_CASE("wander hostile, W18: a body falling with no ground below ends held at
       "entities": [{"default_behaviour": false, "actioncooldown": 16777216, "teleportradius": 1e38}]})",
                               "fall.json");
   for (int k = 0; k < 10000; ++k) m->step_scripted();
-  const auto& e = dynamic_cast<ModelAdapter<WanderModel>&>(*m).model().state().entities[0];
+  const auto e = lockstep::test::state_of<State>(*m).entities[0];
   CHECK(e.position.y == -kWorldBound);
   CHECK(e.velocity.y == -kMaxSpeed);
   auto b = load_scenario_text(m->scenario_json(), "fall.json");
@@ -230,7 +231,7 @@ TEST_CASE("wander hostile, W18: impulses adding up on a kinematic body are held 
       "script": [)" + script + "]}",
                               "push.json");
   for (int k = 0; k < 5; ++k) m->step_scripted();
-  const auto& e = dynamic_cast<ModelAdapter<WanderModel>&>(*m).model().state().entities[0];
+  const auto e = lockstep::test::state_of<State>(*m).entities[0];
   CHECK(e.velocity.x == kMaxSpeed);
   CHECK(e.velocity.z == -kMaxSpeed);
   auto b = load_scenario_text(m->scenario_json(), "push.json");

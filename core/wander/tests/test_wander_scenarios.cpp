@@ -166,7 +166,7 @@ TEST_CASE("A restored state that cannot belong to the scenario is refused and th
   auto m = load_scenario_file(fixtures::path("wander/setpath.json"));
   for (int k = 0; k < 50; ++k) m->step_scripted();
   auto other = m->clone();
-  auto leaves = other->leaves();
+  auto leaves = other->mutable_leaves();
   for (auto& leaf : leaves)
     if (leaf.path == "entities[0].path") *static_cast<int32_t*>(leaf.ref.ptr) = 7;
   const auto before = m->hashes();

@@ -24,6 +24,11 @@ struct LeafValue {
   uint64_t bits = 0;  ///< raw bits (floats) or the integer as two's complement
 };
 
+/// A float as the shortest decimal text that reads back to the same bits ("1e+06", "0.35"): how every
+/// report, message and export shows a float.
+std::string shortest(float v);
+std::string shortest(double v);
+
 LeafValue read_leaf(ConstLeafRef ref);
 
 /// Distance in units in the last place between two floats of the same kind
@@ -105,16 +110,31 @@ std::vector<FieldDiff> diff_fields(const T& a, const T& b, std::size_t limit = S
   return out;
 }
 
-/// One leaf of a value: its path and a typed pointer.
+/// One leaf of a value: its path and a typed pointer to read it by.
+struct ConstLeafEntry {
+  std::string path;
+  ConstLeafRef ref;
+  std::string original;  ///< where the original program keeps it ("brain+0x114"), empty when unknown
+};
+/// One leaf of a value with a pointer to write it by (list_mutable_leaves).
 struct LeafEntry {
   std::string path;
   LeafRef ref;
-  std::string original;  ///< where the original program keeps it ("brain+0x114"), empty when unknown
+  std::string original;
 };
 
-/// Every leaf of `value`, in listing order.
+/// Every leaf of `value`, in listing order, to read.
 template <class T>
-std::vector<LeafEntry> list_leaves(T& value) {
+std::vector<ConstLeafEntry> list_leaves(const T& value) {
+  std::vector<ConstLeafEntry> out;
+  Path p;
+  walk_leaves(value, p, [&](const Path& path, const auto& leaf) { out.push_back({path.str(), leaf_ref(leaf), path.original()}); });
+  return out;
+}
+
+/// Every leaf of `value`, in listing order, to write: for perturbing a value on purpose.
+template <class T>
+std::vector<LeafEntry> list_mutable_leaves(T& value) {
   std::vector<LeafEntry> out;
   Path p;
   walk_leaves(value, p, [&](const Path& path, auto& leaf) { out.push_back({path.str(), leaf_ref(leaf), path.original()}); });

@@ -24,7 +24,10 @@
 // restore runs in the IEEE default floating-point mode (fpenv.h).
 // Everything else the toolkit needs (hashes, snapshots, JSON, diff, leaves)
 // comes from the field listings, through ModelAdapter below. Replay, verify,
-// traces and the command line see only `Model`, so a user can plug in a game.
+// traces and the command line see only `Model` (the adapter gives no way back
+// to M), so a user can plug in a game: register_model_type<M>() puts it in the
+// registry (below), which starts empty; lockstep/models/bundled.h registers the
+// bundled models.
 #pragma once
 
 #include <concepts>
@@ -88,8 +91,11 @@ class Model {
   virtual std::string state_json() const = 0;
   /// Divergent fields against another model of the same kind (listing order).
   virtual std::vector<FieldDiff> diff(const Model& other, std::size_t limit = SIZE_MAX) const = 0;
-  /// Every leaf of the state with a typed pointer into it (valid until the next step).
-  virtual std::vector<LeafEntry> leaves() = 0;
+  /// Every leaf of the state with a typed pointer to read it by (valid until the next step or restore).
+  virtual std::vector<ConstLeafEntry> leaves() const = 0;
+  /// The same leaves, writable: for perturbing a state on purpose (a test's planted change, the
+  /// determinism matrix's negative control). A write is checked by nothing (restore() checks).
+  virtual std::vector<LeafEntry> mutable_leaves() = 0;
   virtual std::unique_ptr<Model> clone() const = 0;
 };
 
@@ -179,15 +185,13 @@ class ModelAdapter final : public Model {
     if (!o) throw InputError("", "", "cannot compare a " + info().name + " state with a " + other.info().name + " state");
     return diff_fields(m_.state(), o->m_.state(), limit);
   }
-  std::vector<LeafEntry> leaves() override {
-    // The model's state is reached through a const accessor; leaves are for
-    // tools that read (export, traces) or perturb on purpose (tests, the matrix's control).
-    return list_leaves(const_cast<typename M::State&>(m_.state()));
+  std::vector<ConstLeafEntry> leaves() const override { return list_leaves(m_.state()); }
+  std::vector<LeafEntry> mutable_leaves() override {
+    // The contract gives a model's state through a const accessor only: writing it is this one
+    // explicit door, for perturbing on purpose.
+    return list_mutable_leaves(const_cast<typename M::State&>(m_.state()));
   }
   std::unique_ptr<Model> clone() const override { return std::make_unique<ModelAdapter>(*this); }
-
-  M& model() { return m_; }
-  const M& model() const { return m_; }
 
   /// Refuse an input with a NaN or an infinity.
   static void finite(const typename M::Input& in, const std::string& source) {
@@ -242,6 +246,9 @@ template <ModelType M>
 void register_model_type() {
   register_model(std::string(M::kName), &make_model_of<M>);
 }
+/// The factory registered under `name`, or an empty one: to wrap a model in another (a profiler,
+/// an instrumented build) and register the wrapper under the same name.
+ModelFactory model_factory(const std::string& name);
 /// Take a registered model out again (a tool that plugged one in for a while;
 /// the tests' toy models). Unknown names are ignored.
 void unregister_model(const std::string& name);

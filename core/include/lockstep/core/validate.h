@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 
+#include "lockstep/core/diff.h"  // shortest()
 #include "lockstep/core/reflect.h"
 #include "lockstep/core/vec.h"
 
@@ -37,13 +38,6 @@ std::string first_nonfinite(const T& value) {
 }
 
 // ---------------------------------------------------------------- range checks of models
-
-/// A float as the shortest text that reads back to it ("1e+06", "0.35"), for messages.
-inline std::string shortest(float v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
 
 /// -bound <= v <= bound (false for a NaN).
 inline bool within(float v, float bound) { return v >= -bound && v <= bound; }

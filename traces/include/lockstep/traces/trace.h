@@ -131,7 +131,7 @@ std::vector<BoundColumn> bind_map(const Map& map, Model& model);
 
 /// Up to `limit` leaf paths of the model closest to `path` (edit distance); none
 /// for a path longer than 256 characters (the distance costs both lengths' product).
-std::vector<std::string> similar_paths(const std::string& path, const std::vector<LeafEntry>& leaves, std::size_t limit = 5);
+std::vector<std::string> similar_paths(const std::string& path, const std::vector<ConstLeafEntry>& leaves, std::size_t limit = 5);
 
 // ---------------------------------------------------------------- reading traces
 
@@ -245,9 +245,10 @@ struct VerifyOptions {
 /// is an InputError, so the work is bounded by the scenario, not the trace.
 VerifyResult verify_trace(Model& model, const std::string& trace_path, const Map& map, const VerifyOptions& opt = {});
 
-/// The human report (aligned labels, as the other commands) and the JSON one.
+/// The human report (aligned labels, as the other commands) and the JSON one (the command line's
+/// `verify --json` puts its keys after "schema" and "ok").
 std::string report_text(const VerifyResult& r);
-std::string report_json(const VerifyResult& r);
+nlohmann::ordered_json report_json(const VerifyResult& r);
 
 /// "0x00714b10".
 std::string hex_address(uint32_t a);

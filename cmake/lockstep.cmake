@@ -1,0 +1,46 @@
+# The two ways this tree declares a target: a library and its tests. Every library is made
+# the same way, in its own directory's CMakeLists.txt, with its headers, sources and tests
+# beside each other (docs/architecture.md, "Layout").
+
+include(GNUInstallDirs)
+
+# lockstep_library(NAME SOURCES... [INCLUDE DIR] [PUBLIC LIBS...] [PRIVATE LIBS...])
+# A static library lockstep_NAME, also known as lockstep::NAME (the name it is exported as).
+# INCLUDE is its public include directory, relative to the current directory; in the build
+# tree only: the installed package puts every installed header under include/ (cmake/install.cmake).
+function(lockstep_library name)
+  cmake_parse_arguments(L "" "INCLUDE" "SOURCES;PUBLIC;PRIVATE" ${ARGN})
+  set(t lockstep_${name})
+  add_library(${t} STATIC ${L_SOURCES})
+  add_library(lockstep::${name} ALIAS ${t})
+  set_target_properties(${t} PROPERTIES EXPORT_NAME ${name})
+  if(L_INCLUDE)
+    get_filename_component(_inc "${CMAKE_CURRENT_SOURCE_DIR}/${L_INCLUDE}" ABSOLUTE)
+    target_include_directories(${t} PUBLIC $<BUILD_INTERFACE:${_inc}> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  endif()
+  if(L_PUBLIC)
+    target_link_libraries(${t} PUBLIC ${L_PUBLIC})
+  endif()
+  if(L_PRIVATE)
+    target_link_libraries(${t} PRIVATE ${L_PRIVATE})
+  endif()
+endfunction()
+
+# lockstep_tests(NAME SOURCES... [LIBS...] [INCLUDE DIRS...])
+# The Catch2 tests of one library, beside it: an executable lockstep_NAME_tests whose main
+# (tests/support/catch_main.cpp) registers the bundled models and checks the test names, each
+# test case registered with CTest by its name.
+function(lockstep_tests name)
+  if(NOT LOCKSTEP_TESTS OR LOCKSTEP_CORE_ONLY OR LOCKSTEP_FUZZ)
+    return()
+  endif()
+  cmake_parse_arguments(T "" "" "SOURCES;LIBS;INCLUDE" ${ARGN})
+  set(t lockstep_${name}_tests)
+  add_executable(${t} ${T_SOURCES})
+  target_link_libraries(${t} PRIVATE lockstep_test_support ${T_LIBS})
+  if(T_INCLUDE)
+    target_include_directories(${t} PRIVATE ${T_INCLUDE})
+  endif()
+  target_compile_definitions(${t} PRIVATE LOCKSTEP_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  catch_discover_tests(${t})
+endfunction()

@@ -1,0 +1,93 @@
+// PedPy's measures as core/station/tests/flows/measures.h computes them, on walks
+// made by hand whose answers are known exactly (docs/validation.md, "Flows").
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "measures.h"
+
+using namespace flows;
+
+namespace {
+// n agents walking +x at speed v from x = x0 - k * spacing (agent k), at y = 1, for `frames` frames at 20 fps.
+Trajectory file_of(int n, double v, double spacing, int frames) {
+  Trajectory t;
+  t.frame_rate = 20;
+  for (int f = 0; f < frames; ++f) {
+    std::vector<Agent> fr;
+    for (int k = 0; k < n; ++k) fr.push_back(Agent{static_cast<uint32_t>(k), v * f / 20.0 - k * spacing, 1.0});
+    t.frames.push_back(fr);
+  }
+  return t;
+}
+}  // namespace
+
+TEST_CASE("flow measures - N-t: each agent counted once, at the frame its step crosses the line", "[station][flows]") {
+  // 1 m/s, 0.5 m apart: agent k reaches x = 2.525 at 2.525 + 0.5 k s, i.e. in the step to frame 51 + 10 k.
+  auto t = file_of(5, 1.0, 0.5, 200);
+  // Walking back over the line does not count again.
+  for (int f = 150; f < 200; ++f) t.frames[f][0].x = 2.0;
+  const auto c = crossing_frames(t, P2{2.525, 0}, P2{2.525, 2});
+  REQUIRE(c.size() == 5u);
+  for (std::size_t k = 0; k < 5; ++k) CHECK(c[k] == 51 + 10 * k);
+  // A line segment beside the walk (y 1.5 .. 3; the walkers keep y = 1): nobody crosses it.
+  CHECK(crossing_frames(t, P2{2.525, 1.5}, P2{2.525, 3}).empty());
+  // The flow: one agent every 0.5 s, 2 /s, over any window of the crossings.
+  CHECK(flow_between(c, 20, 0.0, 1.0) == Approx(2.0));
+  CHECK(flow_between(c, 20, 0.25, 0.75) == Approx(2.0));
+}
+
+TEST_CASE("flow measures - classic density and individual speed", "[station][flows]") {
+  std::vector<Agent> f;
+  for (int k = 0; k < 8; ++k) f.push_back(Agent{static_cast<uint32_t>(k), 0.25 + 0.5 * k, 0.5});
+  f.push_back(Agent{99, 10, 10});  // outside
+  CHECK(classic_density(f, box(0, 0, 4, 1)) == Approx(2.0));
+  // Centred difference over +-5 frames: 1.2 m/s wherever both ends exist (BORDER_EXCLUDE).
+  const auto t = file_of(2, 1.2, 1.0, 40);
+  const auto s = individual_speeds(t, 5);
+  for (std::size_t k = 0; k < 40; ++k)
+    for (double v : s.at[k]) {
+      if (k < 5 || k >= 35) CHECK(std::isnan(v));
+      else CHECK(v == Approx(1.2));
+    }
+}
+
+TEST_CASE("flow measures - Voronoi density of a square lattice is 1 / spacing^2", "[station][flows]") {
+  // Agents every 0.5 m over a 10 x 10 m box: each cell a 0.5 m square (well
+  // inside the 1 m cut-off), 4 /m^2 in any area away from the box's edge.
+  for (double a : {0.5, 0.625}) {  // both divide the box: every cell a square
+    INFO("spacing " << a);
+    std::vector<Agent> f;
+    std::vector<double> v;
+    uint32_t id = 0;
+    for (double x = a / 2; x < 10; x += a)
+      for (double y = a / 2; y < 10; y += a) f.push_back(Agent{id++, x, y}), v.push_back(0.8 + 0.001 * (id % 2));
+    const Poly bounds = box(0, 0, 10, 10);
+    const auto cells = voronoi_cells(f, bounds, 1.0);
+    for (const auto& c : cells) CHECK(area_of(c) == Approx(a * a).epsilon(1e-9));
+    const auto m = voronoi_measure(f, v, bounds, box(3, 3, 7, 7), 1.0);
+    CHECK(m.density == Approx(1.0 / (a * a)).epsilon(1e-9));
+    CHECK(m.speed == Approx(0.8005).epsilon(1e-3));  // the area-weighted mean of 0.800 and 0.801
+  }
+  // A lone agent: its cell is the cut-off 12-gon (area 3 r^2), wholly inside a 4 x 4 m area.
+  const std::vector<Agent> one{Agent{0, 5, 5}};
+  const auto c = voronoi_cells(one, box(0, 0, 10, 10), 1.0);
+  CHECK(area_of(c[0]) == Approx(3.0));
+  CHECK(voronoi_measure(one, {1.3}, box(0, 0, 10, 10), box(3, 3, 7, 7), 1.0).density == Approx(1.0 / 16.0));
+  CHECK(voronoi_measure(one, {1.3}, box(0, 0, 10, 10), box(3, 3, 7, 7), 1.0).speed == Approx(1.3));
+}
+
+TEST_CASE("flow measures - line fit, Weidmann and the band", "[station][flows]") {
+  const auto f = fit_line({0.8, 1.0, 1.6, 2.4}, {1.5, 1.9, 3.1, 4.7});  // 2 b - 0.1
+  CHECK(f.b == Approx(2.0));
+  CHECK(f.a == Approx(-0.1));
+  CHECK(f.r2 == Approx(1.0));
+  CHECK(fit_line({1, 2, 3, 4}, {1, 1, 2, 1}).r2 < 0.5);
+  // crowd.md: v0 1.34, gamma 1.913, rho_max 5.4.
+  CHECK(weidmann(1.0) == Approx(1.34 * (1 - std::exp(-1.913 * (1 - 1 / 5.4)))));
+  CHECK(weidmann(6.0) == 0.0);
+  for (double rho = 0.5; rho <= 3.0; rho += 0.25) {
+    CHECK(band_lo(rho) < weidmann(rho));
+    CHECK(band_hi(rho) > weidmann(rho));
+  }
+}

@@ -1,0 +1,87 @@
+// lockstep gate GATE.json: run scenarios against their golden recordings (the CI gate).
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include "lockstep/verify/gate.h"
+
+#include "command.h"
+#include "json_out.h"
+#include "lockstep/core/model.h"
+#include "lockstep/core/text.h"
+#include "lockstep/replay/lsr.h"
+
+namespace lockstep::cli {
+
+namespace {
+
+struct GateArgs {
+  std::string file, junit, shard = "1/1";
+  bool update = false, json = false;
+};
+
+int cmd_gate(const GateArgs& a) {
+  lockstep::verify::GateOptions opt;
+  opt.update = a.update;
+  {
+    const auto slash = a.shard.find('/');
+    char* e1 = nullptr;
+    char* e2 = nullptr;
+    const std::string i = a.shard.substr(0, slash), n = slash == std::string::npos ? "" : a.shard.substr(slash + 1);
+    const unsigned long si = std::strtoul(i.c_str(), &e1, 10), sn = std::strtoul(n.c_str(), &e2, 10);
+    if (slash == std::string::npos || i.empty() || n.empty() || *e1 || *e2 || si == 0 || sn == 0 || si > sn || sn > 100000)
+      throw lockstep::InputError("", "--shard " + a.shard, "expected I/N with 1 <= I <= N, e.g. 2/4");
+    opt.shard = static_cast<uint32_t>(si);
+    opt.shards = static_cast<uint32_t>(sn);
+  }
+  if (!a.json) opt.log = [](const std::string& line) { std::printf("%s\n", line.c_str()); std::fflush(stdout); };
+  const auto g = lockstep::verify::load_gate(a.file);
+  const auto cases = lockstep::verify::run_gate(a.file, opt);
+  std::size_t failed = 0;
+  for (const auto& c : cases) failed += c.passed ? 0 : 1;
+  if (!a.junit.empty()) {
+    std::ofstream out(a.junit, std::ios::binary);
+    if (!out) throw lockstep::InputError(a.junit, "", "cannot write the JUnit report");
+    out << lockstep::verify::junit_xml(g.name, cases);
+  }
+  if (a.json) {
+    JsonOut j = json_result("gate", failed == 0);
+    j["passed"] = cases.size() - failed;
+    j["failed"] = failed;
+    JsonOut list = JsonOut::array();
+    for (const auto& c : cases)
+      list.push_back(JsonOut{{"scenario", c.name}, {"passed", c.passed}, {"updated", c.updated}, {"ticks", c.ticks},
+                             {"message", c.message}});
+    j["cases"] = std::move(list);
+    print_json(j);
+  } else {
+    for (const auto& c : cases)
+      if (!c.passed && !c.report.empty()) std::printf("\n%s:\n%s", c.name.c_str(), c.report.c_str());
+    std::printf("gate: %zu passed, %zu failed\n", cases.size() - failed, failed);
+  }
+  return failed ? kExitDiffer : kExitOk;
+}
+
+class Gate final : public Command {
+ public:
+  explicit Gate(CLI::App& app) {
+    sub = app.add_subcommand("gate", "Run scenarios against their golden recordings: the CI gate");
+    sub->add_option("gatefile", a_.file, "A gate file (JSON: scenarios, ticks, golden recordings)")->required()->check(CLI::ExistingFile);
+    sub->add_option("--junit", a_.junit, "Write JUnit XML here: one test case per scenario");
+    sub->add_flag("--update", a_.update, "Write the golden recordings that are missing or differ (review the change!)");
+    sub->add_option("--shard", a_.shard, "Run shard I of N (scenarios whose index modulo N is I-1)");
+    add_json_flag(sub, a_.json);
+    sub->footer("\nExample:\n  lockstep gate fixtures/gate.json --junit gate.xml\n"
+                "Exit 0 when every scenario matches its golden recording, 1 at the first divergence of any\n"
+                "(the report is lockstep diff's), 2 for a bad gate file, scenario or golden recording.");
+  }
+  int run() override { return cmd_gate(a_); }
+
+ private:
+  GateArgs a_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_gate(CLI::App& app) { return std::make_unique<Gate>(app); }
+
+}  // namespace lockstep::cli
