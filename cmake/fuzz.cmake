@@ -7,22 +7,12 @@
 # for a fixed number of inputs from a fixed seed (tools/fuzz), so a run is
 # repeatable and a busy machine only makes it slower.
 #
-# Included by the top-level CMakeLists.txt: in the sub-build (LOCKSTEP_FUZZ) it defines the
-# targets; in the ordinary build it adds the sub-build and the tests.
+# Included by the top-level CMakeLists.txt. The targets themselves are declared beside what
+# they fuzz with lockstep_fuzz_target() (cmake/lockstep.cmake): core/fuzz, replay/fuzz,
+# traces/fuzz; in the ordinary build this file adds the sub-build and the tests.
 set(_lockstep_fuzz_targets recording keyframe scenario trace pine)
 
-if(LOCKSTEP_FUZZ)
-  set(_fuzz_src_recording replay/fuzz/fuzz_recording.cpp)
-  set(_fuzz_src_keyframe core/fuzz/fuzz_keyframe.cpp)
-  set(_fuzz_src_scenario core/fuzz/fuzz_scenario.cpp)
-  set(_fuzz_src_trace traces/fuzz/fuzz_trace.cpp)
-  set(_fuzz_src_pine traces/fuzz/fuzz_pine.cpp)
-  foreach(t IN LISTS _lockstep_fuzz_targets)
-    add_executable(fuzz_${t} ${CMAKE_CURRENT_SOURCE_DIR}/${_fuzz_src_${t}})
-    target_link_libraries(fuzz_${t} PRIVATE lockstep_replay lockstep_traces lockstep_models)
-    target_compile_definitions(fuzz_${t} PRIVATE LOCKSTEP_FIXTURES_DIR="${CMAKE_CURRENT_SOURCE_DIR}/fixtures")
-    target_link_options(fuzz_${t} PRIVATE -fsanitize=fuzzer)
-  endforeach()
+if(LOCKSTEP_FUZZ)  # the targets are declared beside what they fuzz (lockstep_fuzz_target())
   return()
 endif()
 

@@ -83,16 +83,17 @@ if(NOT TARGET lockstep::zstd)
   unset(_lockstep_zstd)
 endif()
 
-# lockstep::trajectory (and through it lockstep::cli) is a static library over SQLite.
+# lockstep::trajectory (and through it lockstep::cli) is a static library over SQLite. Only they
+# need it: without SQLite's CMake module finding it, lockstep::sqlite3 names the library plainly
+# (-lsqlite3), so a project that links only lockstep::replay or lockstep::core is not asked for it.
 if(NOT TARGET lockstep::sqlite3)
   find_package(SQLite3 QUIET)
-  if(NOT TARGET SQLite::SQLite3)
-    set(lockstep_FOUND FALSE)
-    set(lockstep_NOT_FOUND_MESSAGE "lockstep needs SQLite 3 (libsqlite3-dev) for lockstep::trajectory and lockstep::cli")
-    return()
-  endif()
   add_library(lockstep::sqlite3 INTERFACE IMPORTED)
-  set_target_properties(lockstep::sqlite3 PROPERTIES INTERFACE_LINK_LIBRARIES SQLite::SQLite3)
+  if(TARGET SQLite::SQLite3)
+    set_target_properties(lockstep::sqlite3 PROPERTIES INTERFACE_LINK_LIBRARIES SQLite::SQLite3)
+  else()
+    set_target_properties(lockstep::sqlite3 PROPERTIES INTERFACE_LINK_LIBRARIES sqlite3)
+  endif()
 endif()
 
 include("${CMAKE_CURRENT_LIST_DIR}/lockstepTargets.cmake")

@@ -44,3 +44,16 @@ function(lockstep_tests name)
   target_compile_definitions(${t} PRIVATE LOCKSTEP_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   catch_discover_tests(${t})
 endfunction()
+
+# lockstep_fuzz_target(NAME SOURCE)
+# The libFuzzer target fuzz_NAME beside what it fuzzes, made in the fuzz sub-build only
+# (LOCKSTEP_FUZZ: clang, ASan, UBSan; cmake/fuzz.cmake runs it and registers the tests).
+function(lockstep_fuzz_target name source)
+  if(NOT LOCKSTEP_FUZZ)
+    return()
+  endif()
+  add_executable(fuzz_${name} ${source})
+  target_link_libraries(fuzz_${name} PRIVATE lockstep_replay lockstep_traces lockstep_models)
+  target_compile_definitions(fuzz_${name} PRIVATE LOCKSTEP_FIXTURES_DIR="${PROJECT_SOURCE_DIR}/fixtures")
+  target_link_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
+endfunction()

@@ -21,15 +21,11 @@
 // 100 ms, so a client that waits for bytes that never come shows as slow
 // runs, and one that waits for ever as a libFuzzer timeout.
 //
-// Built and run by tools/fuzz (docs/fuzzing.md), by hand:
+// The ordinary build makes it in build/fuzz (cmake/fuzz.cmake); tools/fuzz runs
+// it (docs/fuzzing.md), or by hand, in build/fuzz:
 //
-//   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -ffp-contract=off \
-//     -I core/include -I core -I traces/include \
-//     core/src/*.cpp core/wander/*.cpp core/warriors/*.cpp core/station/*.cpp \
-//     traces/src/trace.cpp traces/src/pine.cpp traces/fuzz/fuzz_pine.cpp -o fuzz_pine
 //   ./fuzz_pine --make-seeds seeds && ./fuzz_pine -max_total_time=300 -timeout=10 corpus seeds
 //
-// (core/src/hash_avx2.cpp wants -mavx2 on x86-64: tools/fuzz (docs/fuzzing.md) compiles it so.)
 // Besides the libFuzzer flags, the binary takes (as its first argument):
 //   --make-seeds DIR   write seed inputs: well-formed sessions, torn and repeated samples, bad frames
 #include <poll.h>

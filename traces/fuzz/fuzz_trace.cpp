@@ -13,15 +13,11 @@
 // make a run take seconds under the sanitizers.)
 //
 // The fixtures come from $LOCKSTEP_FIXTURES_DIR, else the compile definition
-// LOCKSTEP_FIXTURES_DIR. Built and run by tools/fuzz (docs/fuzzing.md), by hand:
+// LOCKSTEP_FIXTURES_DIR. The ordinary build makes it in build/fuzz (cmake/fuzz.cmake); tools/fuzz runs
+// it (docs/fuzzing.md), or by hand, in build/fuzz:
 //
-//   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -ffp-contract=off \
-//     -I core/include -I core -I traces/include -DLOCKSTEP_FIXTURES_DIR='"'$PWD/fixtures'"' \
-//     core/src/*.cpp core/wander/*.cpp core/warriors/*.cpp core/station/*.cpp \
-//     traces/src/trace.cpp traces/fuzz/fuzz_trace.cpp -o fuzz_trace
 //   ./fuzz_trace --make-seeds seeds && ./fuzz_trace -max_total_time=300 corpus seeds
 //
-// (core/src/hash_avx2.cpp wants -mavx2 on x86-64: tools/fuzz (docs/fuzzing.md) compiles it so.)
 // Besides the libFuzzer flags, the binary takes (as its first argument):
 //   --make-seeds DIR   write seed inputs made from the bundled reference traces
 #include <sys/mman.h>

@@ -126,7 +126,8 @@ class Bisect final : public Command {
     sub->add_option("--repo", a_.repo, "The repository for --git (default: .)");
     sub->add_option("--run", a_.run_cmd,
                     "The step for --git, run by sh in the checked-out tree: exit 0 good, 1-124 bad, 125 skip\n"
-                    "(default: build lockstep there and replay the recording; $LOCKSTEP_RECORDING names it)");
+                    "(default: build the bundled lockstep there and replay the recording; a program of your own gives\n"
+                    "its own step; $LOCKSTEP_RECORDING names the recording)");
     sub->add_option("files", a_.files, "Recordings");
     sub->footer("\nExamples:\n  lockstep bisect --keyframes a.lsr b.lsr\n"
                 "  lockstep bisect --exe-a build-gcc/lockstep --exe-b build-clang/lockstep run.lsr\n"

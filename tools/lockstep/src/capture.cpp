@@ -125,7 +125,7 @@ class Capture final : public Command {
     sub->add_option("--map,-m", a_.map, "The map (JSON): the columns with an \"address\" are read")
         ->required()
         ->check(CLI::ExistingFile);
-    sub->add_option("--steps,-n", a_.steps, "How many samples (rows) to keep")->required()->check(CLI::PositiveNumber);
+    sub->add_option("--steps", a_.steps, "How many samples (rows) to keep")->required()->check(CLI::PositiveNumber);
     add_output_option(sub, a_.out, "The trace to write (CSV)")->required();
     sub->add_option("--update-count-address", a_.counter,
                          "Address of the game's update (tick) counter (default: the map's capture.counter_address)");

@@ -65,9 +65,17 @@ class State final : public Command {
       j["recording"] = path_;
       j["model"] = m->info().name;
       j["tick"] = m->tick();
-      // state_json() is the state as cereal writes it, under one key "state".
-      JsonOut doc = JsonOut::parse(m->state_json());
-      j["state"] = doc.is_object() && doc.size() == 1 && doc.contains("state") ? doc["state"] : doc;
+      // state_json() is the state as cereal writes it, under one key "state". A state holding a NaN or an
+      // infinity (a model gone wrong) is not JSON there (cereal writes them as bare words): then the
+      // state is given as that text, under "state_text", and "state" is null.
+      const std::string text = m->state_json();
+      JsonOut doc = JsonOut::parse(text, nullptr, false);
+      if (doc.is_discarded()) {
+        j["state"] = nullptr;
+        j["state_text"] = text;
+      } else {
+        j["state"] = doc.is_object() && doc.size() == 1 && doc.contains("state") ? doc["state"] : doc;
+      }
       print_json(j);
       return ok;
     }

@@ -89,7 +89,9 @@ int cmd_export(const ExportArgs& a) {
         const bool quote = a.hex || kind == lockstep::LeafKind::String || kind == lockstep::LeafKind::F32 ||
                            kind == lockstep::LeafKind::F64 || kind == lockstep::LeafKind::U64 || kind == lockstep::LeafKind::I64;
         const std::string t = leaf_text(leaves[i].ref, a.hex);
-        line[names[k]] = quote ? JsonOut(t) : JsonOut::parse(t);
+        // A state field named "tick" (most models keep their tick count as one) must not overwrite the
+        // row's own tick: it is written as "state.tick".
+        line[names[k] == "tick" ? std::string("state.tick") : names[k]] = quote ? JsonOut(t) : JsonOut::parse(t);
       }
       print_json(line);
     }

@@ -41,7 +41,6 @@ class Progress {
   bool terminal_;
   Clock clock_;
   double start_ = 0, last_ = 0;
-  uint32_t calls_ = 0;
   bool shown_ = false;
 };
 
