@@ -1,4 +1,4 @@
-// PedPy's measures as core/station/tests/flows/measures.h computes them, on walks
+// PedPy's measures as tests/flows/measures.h computes them, on walks
 // made by hand whose answers are known exactly (docs/validation.md, "Flows").
 #include <catch2/catch.hpp>
 
