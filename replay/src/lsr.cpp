@@ -20,11 +20,12 @@
 #ifndef LOCKSTEP_BUILD_FLAGS
 #define LOCKSTEP_BUILD_FLAGS "unknown"
 #endif
-#ifndef LOCKSTEP_REVISION
-#define LOCKSTEP_REVISION "unknown"
-#endif
 
 namespace lockstep::lsr {
+
+namespace detail {
+extern const char* const kSourceRevision;  // the build's revision.cpp (cmake/revision.cmake)
+}
 
 namespace {
 
@@ -87,7 +88,7 @@ BuildInfo this_build() {
 #else
   b.arch = "unknown";
 #endif
-  b.revision = LOCKSTEP_REVISION;
+  b.revision = detail::kSourceRevision;
   b.fp_env = process_fp_env().text();
   return b;
 }

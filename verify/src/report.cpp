@@ -55,10 +55,13 @@ std::string report_text(const RunDiff& d, const lsr::Recording& a, const lsr::Re
     return o;
   }
   const uint64_t t = *d.tick;
-  appendf(o, "DIVERGED    at tick %llu: the states after that step differ; ticks %llu-%llu match\n",
-              static_cast<unsigned long long>(t), static_cast<unsigned long long>(d.first_tick),
-              static_cast<unsigned long long>(t == d.first_tick ? t : t - 1));
-  if (t == d.first_tick) appendf(o, "            (the very first step already differs)\n");
+  if (t == d.first_tick)  // no tick matches: "ticks 0-0 match" would say one does
+    appendf(o, "DIVERGED    at tick %llu: the states after that step differ; no tick matches (the very first step already differs)\n",
+                static_cast<unsigned long long>(t));
+  else
+    appendf(o, "DIVERGED    at tick %llu: the states after that step differ; ticks %llu-%llu match\n",
+                static_cast<unsigned long long>(t), static_cast<unsigned long long>(d.first_tick),
+                static_cast<unsigned long long>(t - 1));
   if (d.hash_tick && *d.hash_tick < t)
     appendf(o, "            (hashes part earlier, at tick %llu, in ignored fields)\n", static_cast<unsigned long long>(*d.hash_tick));
   appendf(o, "subsystem   %s\n", d.subsystems.empty() ? "(stored subsystem hashes agree)" : join(d.subsystems).c_str());

@@ -96,10 +96,78 @@ TEST_CASE("gate: shards split the scenarios by index", "[gate]") {
 
 TEST_CASE("gate files are checked by JSON path", "[gate]") {
   TempGate t({"wander/yard.json"});
-  std::ofstream(t.file) << R"({"scenarios": [{"scenario": "nope.json", "golden": "x.lsr"}]})";
-  CHECK_THROWS_WITH(verify::load_gate(t.file), Catch::Contains("$.scenarios[0].scenario: no such file"));
+  std::ofstream(t.file) << R"({"scenarios": [{"scenario": "", "golden": "x.lsr"}]})";
+  CHECK_THROWS_WITH(verify::load_gate(t.file), Catch::Contains("$.scenarios[0].scenario: expected the scenario's path"));
   std::ofstream(t.file) << R"({"scenarios": []})";
   CHECK_THROWS_WITH(verify::load_gate(t.file), Catch::Contains("$.scenarios: a gate needs at least one scenario"));
+}
+
+TEST_CASE("gate: a broken scenario or a damaged golden is an errored case, and the other cases still run", "[gate]") {
+  TempGate t({"wander/yard.json", "wander/setpath.json", "wander/teleport.json"}, 60);
+  verify::GateOptions upd;
+  upd.update = true;
+  REQUIRE(verify::run_gate(t.file, upd).size() == 3);
+  // Case 0: a scenario file that is gone. Case 1: its golden cut to half (the header survives,
+  // the index does not: damage). Case 2 is untouched and must still pass.
+  Json g = parse_json_file(t.file);
+  g["scenarios"][0]["scenario"] = (t.dir / "gone.json").string();
+  std::ofstream(t.file) << g.dump();
+  const fs::path golden1 = t.dir / "golden" / "setpath.lsr";
+  fs::resize_file(golden1, fs::file_size(golden1) / 2);
+  const auto cases = verify::run_gate(t.file, {});
+  REQUIRE(cases.size() == 3);
+  CHECK(cases[0].errored);
+  CHECK_FALSE(cases[0].passed);
+  CHECK(cases[0].message.find("gone.json") != std::string::npos);
+  CHECK(cases[1].errored);
+  CHECK(cases[1].message.find("setpath.lsr") != std::string::npos);
+  CHECK(cases[1].message.find("damaged") != std::string::npos);
+  CHECK(cases[2].passed);
+  CHECK_FALSE(cases[2].errored);
+  const std::string xml = verify::junit_xml("g", cases);
+  CHECK(xml.find("tests=\"3\" failures=\"0\" errors=\"2\"") != std::string::npos);
+  CHECK(xml.find("<error message=\"" ) != std::string::npos);
+  CHECK(xml.find("<failure") == std::string::npos);
+}
+
+TEST_CASE("gate --keep keeps each failing run's recording and the report names it; without it nothing names a gone file", "[gate]") {
+  TempGate t({"wander/yard.json", "wander/setpath.json"}, 200);
+  verify::GateOptions upd;
+  upd.update = true;
+  verify::run_gate(t.file, upd);
+  // The first golden made from a run whose entity 9 is warped at tick 150; the second stays right.
+  auto j = parse_json_file(fixtures::path("wander/yard.json"));
+  j["script"].push_back({{"tick", 150}, {"entity", 9}, {"kind", "warp"}, {"value", {1, 0, 1}}});
+  const auto warped = (t.dir / "warped.json").string();
+  std::ofstream(warped) << j.dump();
+  Json g = parse_json_file(t.file);
+  const Json real = g["scenarios"][0]["scenario"];
+  g["scenarios"][0]["scenario"] = warped;
+  std::ofstream(t.file) << g.dump();
+  verify::run_gate(t.file, upd);
+  g["scenarios"][0]["scenario"] = real;
+  std::ofstream(t.file) << g.dump();
+
+  auto cases = verify::run_gate(t.file, {});
+  REQUIRE(cases.size() == 2);
+  REQUIRE_FALSE(cases[0].passed);
+  CHECK(cases[0].kept.empty());
+  CHECK(cases[0].report.find("case0.lsr") == std::string::npos);  // the temporary recording is gone
+  CHECK(cases[0].report.find("--keep DIR") != std::string::npos);
+
+  verify::GateOptions keep;
+  keep.keep = (t.dir / "kept").string();
+  cases = verify::run_gate(t.file, keep);
+  REQUIRE_FALSE(cases[0].passed);
+  REQUIRE_FALSE(cases[0].kept.empty());
+  CHECK(fs::exists(cases[0].kept));
+  CHECK(cases[0].report.find(cases[0].kept) != std::string::npos);
+  CHECK(cases[0].message.find(cases[0].kept) != std::string::npos);
+  CHECK(cases[1].passed);
+  CHECK(cases[1].kept.empty());
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(keep.keep)) ++files;
+  CHECK(files == 1);  // a passing run's recording is not kept
 }
 
 namespace {

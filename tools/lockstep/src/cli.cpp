@@ -37,6 +37,21 @@ int parse_and_run(int argc, char** argv) {
                     make_gate, make_verify, make_capture, make_bisect, make_chain, make_state})
     commands.push_back(make(app));
 
+  // A first word that is no command and no flag: say so, rather than CLI11's "A subcommand is required".
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    bool known = false;
+    std::string names;
+    for (const auto& c : commands) {
+      known = known || c->sub->get_name() == word;
+      names += (names.empty() ? "" : ", ") + c->sub->get_name();
+    }
+    if (!known) {
+      std::fprintf(stderr, "lockstep: no command '%s' (the commands: %s)\nRun 'lockstep --help' for usage.\n", word.c_str(),
+                   names.c_str());
+      return kExitBadInput;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -46,8 +61,11 @@ int parse_and_run(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    std::fprintf(stderr, "Run 'lockstep --help' for usage.\n");
+    // One line with the program's prefix, then one pointer to the help of the command at fault.
+    std::string help = "lockstep --help";
+    for (auto& c : commands)
+      if (c->sub->parsed()) help = "lockstep " + c->sub->get_name() + " --help";
+    std::fprintf(stderr, "lockstep: %s\nRun '%s' for usage.\n", e.what(), help.c_str());
     return kExitBadInput;
   }
   for (auto& c : commands)

@@ -18,6 +18,9 @@ constexpr int kExitOk = 0;
 constexpr int kExitDiffer = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitInternal = 3;
+/// The most ticks a command steps or a range names: a recording's index counts its frames in a
+/// u32 and a chunk holds at least one tick (docs/format.md), so 2^32 - 1 ticks always fit.
+constexpr unsigned long long kMaxTicks = 4294967295ULL;
 
 /// One command: its constructor adds its subcommand and options to the app; run() runs it
 /// once the command line is parsed and it was the one given. run() returns the exit status and
@@ -55,6 +58,8 @@ CLI::Option* add_ticks_option(CLI::App* sub, long long& ticks);
 /// -o,--output FILE.
 CLI::Option* add_output_option(CLI::App* sub, std::string& path, const std::string& what);
 /// --from T and --to T: a tick range (-1: the recording's own ends).
+/// InputError when --from is after --to (ranges are inclusive everywhere).
+void check_tick_range(const std::string& file, long long from, long long to);
 void add_tick_range(CLI::App* sub, long long& from, long long& to, const std::string& from_what, const std::string& to_what);
 /// --json: the command's result as JSON on stdout.
 CLI::Option* add_json_flag(CLI::App* sub, bool& json);

@@ -35,6 +35,7 @@ int cmd_export(const ExportArgs& a) {
   const uint64_t end = r.first_tick() + r.ticks();
   const uint64_t from = a.from >= 0 ? static_cast<uint64_t>(a.from) : r.first_tick();
   const uint64_t to = a.to >= 0 ? std::min<uint64_t>(static_cast<uint64_t>(a.to), end) : end;
+  check_tick_range(a.path, a.from, a.to);
   if (from > end)
     throw lockstep::InputError(a.path, "--from", "tick " + std::to_string(from) + " is past the recording's end (" + std::to_string(end) + ")");
   auto m = lockstep::replay::state_at(r, from);
@@ -115,7 +116,7 @@ class Export final : public Command {
     sub->add_option("--fields,-f", a_.fields, "Field paths or globs: entities[*].position, entities[3].yaw, rng, **.hitwall")
         ->required();
     sub->add_option("--format", a_.format, "csv or jsonl")->check(CLI::IsMember({"csv", "jsonl"}));
-    add_tick_range(sub, a_.from, a_.to, "First tick", "Last tick");
+    add_tick_range(sub, a_.from, a_.to, "First tick", "Last tick (inclusive)");
     sub->add_flag("--hex", a_.hex, "Floats as hex bits (0x3f800000) instead of shortest exact decimals");
     sub->footer("\nExample:\n  lockstep export yard.lsr --fields 'entities[0].position' entities[0].forcemove --from 100 --to 200\n"
                 "Floats print as the shortest decimal that reads back to the same bits.");

@@ -1,5 +1,7 @@
 // The flags several commands share, and the output helpers they share.
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 #include "command.h"
 #include "lockstep/replay/lsr.h"
@@ -16,9 +18,26 @@ CLI::Option* add_recording_arg(CLI::App* sub, std::string& path) {
   return sub->add_option("recording", path, "A .lsr recording")->required()->check(CLI::ExistingFile);
 }
 
+CLI::Validator tick_count() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        std::size_t used = 0;
+        unsigned long long n = 0;
+        try {
+          if (v.empty() || v[0] == '-' || v[0] == '+') throw std::invalid_argument(v);
+          n = std::stoull(v, &used, 10);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != v.size() || used == 0 || n > kMaxTicks)
+          return "expected a whole number of ticks from 0 to " + std::to_string(kMaxTicks) + " (what a recording can hold), got '" + v + "'";
+        return {};
+      },
+      "TICKS");
+}
+
 CLI::Option* add_ticks_option(CLI::App* sub, long long& ticks) {
-  return sub->add_option("--ticks,-n", ticks, "How many ticks to step (default: the scenario's \"ticks\")")
-      ->check(CLI::NonNegativeNumber);
+  return sub->add_option("--ticks,-n", ticks, "How many ticks to step (default: the scenario's \"ticks\")")->check(tick_count());
 }
 
 CLI::Option* add_output_option(CLI::App* sub, std::string& path, const std::string& what) {
@@ -26,8 +45,14 @@ CLI::Option* add_output_option(CLI::App* sub, std::string& path, const std::stri
 }
 
 void add_tick_range(CLI::App* sub, long long& from, long long& to, const std::string& from_what, const std::string& to_what) {
-  sub->add_option("--from", from, from_what)->check(CLI::NonNegativeNumber);
-  sub->add_option("--to", to, to_what)->check(CLI::NonNegativeNumber);
+  sub->add_option("--from", from, from_what)->check(tick_count());
+  sub->add_option("--to", to, to_what)->check(tick_count());
+}
+
+void check_tick_range(const std::string& file, long long from, long long to) {
+  if (from >= 0 && to >= 0 && from > to)
+    throw lockstep::InputError(file, "--from " + std::to_string(from) + " --to " + std::to_string(to),
+                               "the range is empty: --from is after --to (both are inclusive)");
 }
 
 CLI::Option* add_json_flag(CLI::App* sub, bool& json) {

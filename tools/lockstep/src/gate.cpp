@@ -15,13 +15,14 @@ namespace lockstep::cli {
 namespace {
 
 struct GateArgs {
-  std::string file, junit, shard = "1/1";
+  std::string file, junit, keep, shard = "1/1";
   bool update = false, json = false;
 };
 
 int cmd_gate(const GateArgs& a) {
   lockstep::verify::GateOptions opt;
   opt.update = a.update;
+  opt.keep = a.keep;
   {
     const auto slash = a.shard.find('/');
     char* e1 = nullptr;
@@ -36,29 +37,35 @@ int cmd_gate(const GateArgs& a) {
   if (!a.json) opt.log = [](const std::string& line) { std::printf("%s\n", line.c_str()); std::fflush(stdout); };
   const auto g = lockstep::verify::load_gate(a.file);
   const auto cases = lockstep::verify::run_gate(a.file, opt);
-  std::size_t failed = 0;
-  for (const auto& c : cases) failed += c.passed ? 0 : 1;
+  std::size_t failed = 0, errored = 0;
+  for (const auto& c : cases) {
+    failed += c.passed || c.errored ? 0 : 1;
+    errored += c.errored ? 1 : 0;
+  }
   if (!a.junit.empty()) {
     std::ofstream out(a.junit, std::ios::binary);
     if (!out) throw lockstep::InputError(a.junit, "", "cannot write the JUnit report");
     out << lockstep::verify::junit_xml(g.name, cases);
   }
   if (a.json) {
-    JsonOut j = json_result("gate", failed == 0);
-    j["passed"] = cases.size() - failed;
+    JsonOut j = json_result("gate", failed == 0 && errored == 0);
+    j["passed"] = cases.size() - failed - errored;
     j["failed"] = failed;
+    j["errored"] = errored;
     JsonOut list = JsonOut::array();
-    for (const auto& c : cases)
-      list.push_back(JsonOut{{"scenario", c.name}, {"passed", c.passed}, {"updated", c.updated}, {"ticks", c.ticks},
-                             {"message", c.message}});
+    for (const auto& c : cases) {
+      list.push_back(JsonOut{{"scenario", c.name}, {"passed", c.passed}, {"errored", c.errored}, {"updated", c.updated},
+                             {"ticks", c.ticks}, {"message", c.message}});
+      if (!c.kept.empty()) list.back()["kept"] = c.kept;
+    }
     j["cases"] = std::move(list);
     print_json(j);
   } else {
     for (const auto& c : cases)
       if (!c.passed && !c.report.empty()) std::printf("\n%s:\n%s", c.name.c_str(), c.report.c_str());
-    std::printf("gate: %zu passed, %zu failed\n", cases.size() - failed, failed);
+    std::printf("gate: %zu passed, %zu failed, %zu errored\n", cases.size() - failed - errored, failed, errored);
   }
-  return failed ? kExitDiffer : kExitOk;
+  return errored ? kExitBadInput : failed ? kExitDiffer : kExitOk;
 }
 
 class Gate final : public Command {
@@ -68,11 +75,13 @@ class Gate final : public Command {
     sub->add_option("gatefile", a_.file, "A gate file (JSON: scenarios, ticks, golden recordings)")->required()->check(CLI::ExistingFile);
     sub->add_option("--junit", a_.junit, "Write JUnit XML here: one test case per scenario");
     sub->add_flag("--update", a_.update, "Write the golden recordings that are missing or differ (review the change!)");
+    sub->add_option("--keep", a_.keep, "Keep each failing run's recording in this folder (the report names it)");
     sub->add_option("--shard", a_.shard, "Run shard I of N (scenarios whose index modulo N is I-1)");
     add_json_flag(sub, a_.json);
     sub->footer("\nExample:\n  lockstep gate fixtures/gate.json --junit gate.xml\n"
-                "Exit 0 when every scenario matches its golden recording, 1 at the first divergence of any\n"
-                "(the report is lockstep diff's), 2 for a bad gate file, scenario or golden recording.");
+                "Exit 0 when every scenario matches its golden recording, 1 when any diverges (the report is\n"
+                "lockstep diff's), 2 for a bad gate file, or when any scenario or golden recording is bad: that\n"
+                "case is an errored case (JUnit <error>) and the others still run.");
   }
   int run() override { return cmd_gate(a_); }
 

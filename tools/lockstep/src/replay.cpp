@@ -28,9 +28,10 @@ int cmd_replay(const ReplayArgs& a) {
   }
   lockstep::replay::Options opt;
   if (a.from >= 0) opt.from = static_cast<uint64_t>(a.from);
-  if (a.to >= 0) opt.to = static_cast<uint64_t>(a.to);
+  if (a.to >= 0) opt.to = static_cast<uint64_t>(a.to) + 1;  // --to is the last tick checked (ranges are inclusive)
   opt.synctest = a.synctest;
   const uint64_t end = r.first_tick() + r.ticks();
+  check_tick_range(a.path, a.from, a.to);
   if (opt.from > end)
     throw lockstep::InputError(a.path, "--from", "tick " + std::to_string(opt.from) + " is past the recording's end (" +
                                                      std::to_string(end) + ")");
@@ -102,7 +103,7 @@ class Replay final : public Command {
   explicit Replay(CLI::App& app) {
     sub = app.add_subcommand("replay", "Re-simulate a recording and check every tick's hashes");
     add_recording_arg(sub, a_.path);
-    add_tick_range(sub, a_.from, a_.to, "First tick to check (starts from the nearest keyframe)", "Stop before this tick");
+    add_tick_range(sub, a_.from, a_.to, "First tick to check (starts from the nearest keyframe)", "Last tick to check (inclusive)");
     sub->add_flag("--synctest", a_.synctest,
                   "Every tick, also snapshot the state, restore it into a fresh world, step both and compare:\n"
                   "catches state that snapshots forget");
