@@ -26,7 +26,7 @@ function(lockstep_library name)
   endif()
 endfunction()
 
-# lockstep_tests(NAME SOURCES... [LIBS...] [INCLUDE DIRS...])
+# lockstep_tests(NAME SOURCES... [LIBS...] [INCLUDE DIRS...] [ALONE SOURCES...])
 # The Catch2 tests of one library, beside it: an executable lockstep_NAME_tests whose main
 # (tests/support/catch_main.cpp) registers the bundled models and checks the test names, each
 # test case registered with CTest by its name.
@@ -34,7 +34,7 @@ function(lockstep_tests name)
   if(NOT LOCKSTEP_TESTS OR LOCKSTEP_CORE_ONLY OR LOCKSTEP_FUZZ)
     return()
   endif()
-  cmake_parse_arguments(T "" "" "SOURCES;LIBS;INCLUDE" ${ARGN})
+  cmake_parse_arguments(T "" "" "SOURCES;LIBS;INCLUDE;ALONE" ${ARGN})
   set(t lockstep_${name}_tests)
   add_executable(${t} ${T_SOURCES})
   target_link_libraries(${t} PRIVATE lockstep_test_support ${T_LIBS})
@@ -42,6 +42,14 @@ function(lockstep_tests name)
     target_include_directories(${t} PRIVATE ${T_INCLUDE})
   endif()
   target_compile_definitions(${t} PRIVATE LOCKSTEP_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  # One translation unit per few test files: Catch2, nlohmann-json and cereal are parsed once per
+  # batch instead of once per file (the suite's build on two cores is CI's longest phase).
+  # ALONE names the files compiled on their own: those whose file-local helpers share a name with
+  # a sibling's (a batch would see both).
+  set_target_properties(${t} PROPERTIES UNITY_BUILD ${LOCKSTEP_UNITY_TESTS} UNITY_BUILD_BATCH_SIZE 4)
+  if(T_ALONE)
+    set_source_files_properties(${T_ALONE} TARGET_DIRECTORY ${t} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+  endif()
   catch_discover_tests(${t})
 endfunction()
 

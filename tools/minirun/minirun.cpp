@@ -3,7 +3,8 @@
 //
 //   lockstep-minirun SCENARIO TICKS
 //
-// Output: a header line "# model NAME vVERSION build BUILD", then for k = 1..TICKS
+// Output: a header line "# model NAME vVERSION build BUILD flags FLAGS" (a planted build adds
+// "planted T:PATH"), then for k = 1..TICKS
 // the line "k HASH" with the whole-state hash after k ticks (16 hex digits).
 // Exit 0, or 2 with a message naming the file and place on bad input.
 //
@@ -29,6 +30,12 @@ const char* build_id() {
   return s.c_str();
 }
 
+// The optimisation flags this runner was built with (tools/minirun/CMakeLists.txt): what lets the
+// matrix take a runner it did not build for one of its configurations (--prebuilt).
+#ifndef LOCKSTEP_MINIRUN_FLAGS
+#define LOCKSTEP_MINIRUN_FLAGS "unknown"
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -51,7 +58,12 @@ int main(int argc, char** argv) {
     const unsigned long long plant_tick = std::strtoull(plant.substr(0, colon).c_str(), nullptr, 10);
     const std::string plant_path = plant.substr(colon + 1);
 #endif
-    std::printf("# model %s v%u build %s\n", model->info().name.c_str(), model->info().version, build_id());
+    std::printf("# model %s v%u build %s flags %s", model->info().name.c_str(), model->info().version, build_id(),
+                LOCKSTEP_MINIRUN_FLAGS);
+#ifdef LOCKSTEP_PLANT_DIVERGENCE
+    std::printf(" planted %s", LOCKSTEP_PLANT_DIVERGENCE);
+#endif
+    std::printf("\n");
     for (unsigned long long k = 1; k <= ticks; ++k) {
       model->step_scripted();
 #ifdef LOCKSTEP_PLANT_DIVERGENCE
