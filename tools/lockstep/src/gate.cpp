@@ -95,7 +95,9 @@ class Gate final : public Command {
                     "Run shard K of N: the scenarios whose index (from 0, in the gate file's order) modulo N is K-1; "
                     "the JUnit report names the shard");
     add_json_flag(sub, a_.json);
-    sub->footer("\nExample:\n  lockstep gate fixtures/gate.json --junit gate.xml\n"
+    sub->footer("\nExamples:\n  lockstep gate fixtures/gate.json --junit gate.xml\n"
+                "  lockstep gate fixtures/gate.json --shard 2/4 --junit gate-2.xml   # one of four CI jobs (docs/ci.md)\n"
+                "  lockstep gate fixtures/gate.json --update   # after a reviewed change: goldens and manifest\n"
                 "Exit 0 when every scenario matches its golden recording, 1 when any diverges (the report is\n"
                 "lockstep diff's), 2 for a bad gate file, or when any scenario or golden recording is bad: that\n"
                 "case is an errored case (JUnit <error>) and the others still run.");
