@@ -134,6 +134,10 @@ TEST_CASE("gate files are checked by JSON path", "[gate]") {
   CHECK_THROWS_WITH(verify::load_gate(t.file), Catch::Contains("$.scenarios[0].scenario: expected the scenario's path"));
   std::ofstream(t.file) << R"({"scenarios": []})";
   CHECK_THROWS_WITH(verify::load_gate(t.file), Catch::Contains("$.scenarios: a gate needs at least one scenario"));
+  // Two cases writing one golden (and one manifest line) would each judge the other's recording.
+  std::ofstream(t.file) << R"({"scenarios": [{"scenario": "a.json", "golden": "g.lsr"}, {"scenario": "b.json", "golden": "g.lsr"}]})";
+  CHECK_THROWS_WITH(verify::load_gate(t.file),
+                    Catch::Contains("$.scenarios[1].golden: the golden recording of $.scenarios[0] too: each case needs its own"));
 }
 
 TEST_CASE("gate: a broken scenario or a damaged golden is an errored case, and the other cases still run", "[gate]") {
