@@ -1,13 +1,22 @@
-// High-precision reference values for testing lockstep::dmath.
+// The platform math library for tests: the one place test code calls libm.
 //
 // This header deliberately lives outside core/: it calls the platform math
-// library, which core/ sources must never do (a scan test bans those calls
-// there). Tests include it to compare dmath against an independent reference.
+// library, which nothing under core/ may do, tests included (the scan in
+// core/tests/test_banlist.cpp covers every file there). Tests include it for
+// expected values computed in floating point (namespace ref) and to compare
+// lockstep::dmath against an independent reference (ref_sin, ref_cos, ...).
 //
-// Reference: the platform libm in double precision, evaluated at the float
-// argument converted exactly to double. glibc's double sin, cos, tan, atan,
-// atan2, asin and acos are accurate to < 1 ulp of double, i.e. < 2^-29 ulp of
-// float, so the float-ulp errors measured against them are exact to ~2e-9 ulp.
+// ref::sin, ref::cos, ... are std::sin, std::cos, ... with the same overloads:
+// a float argument calls the float function (sinf), a double argument the
+// double one (sin), exactly as the std call they replace. Mixed or integer
+// arguments are deliberately ambiguous (std would promote them to double):
+// convert them to double at the call.
+//
+// dmath's references (ref_sin, ...): the platform libm in double precision,
+// evaluated at the float argument converted exactly to double. glibc's double
+// sin, cos, tan, atan, atan2, asin and acos are accurate to < 1 ulp of double,
+// i.e. < 2^-29 ulp of float, so the float-ulp errors measured against them are
+// exact to ~2e-9 ulp.
 // (A long double reference would be no better for this purpose and would be
 // slow on aarch64, where long double is a software quad type.)
 #pragma once
@@ -17,6 +26,33 @@
 #include <cstdint>
 
 namespace lockstep::test_support {
+
+namespace ref {
+
+inline float sin(float x) { return std::sin(x); }
+inline double sin(double x) { return std::sin(x); }
+inline float cos(float x) { return std::cos(x); }
+inline double cos(double x) { return std::cos(x); }
+inline float tan(float x) { return std::tan(x); }
+inline double tan(double x) { return std::tan(x); }
+inline float asin(float x) { return std::asin(x); }
+inline double asin(double x) { return std::asin(x); }
+inline float acos(float x) { return std::acos(x); }
+inline double acos(double x) { return std::acos(x); }
+inline float atan(float x) { return std::atan(x); }
+inline double atan(double x) { return std::atan(x); }
+inline float atan2(float y, float x) { return std::atan2(y, x); }
+inline double atan2(double y, double x) { return std::atan2(y, x); }
+inline float exp(float x) { return std::exp(x); }
+inline double exp(double x) { return std::exp(x); }
+inline float hypot(float x, float y) { return std::hypot(x, y); }
+inline double hypot(double x, double y) { return std::hypot(x, y); }
+inline float sqrt(float x) { return std::sqrt(x); }
+inline double sqrt(double x) { return std::sqrt(x); }
+
+}  // namespace ref
+
+// dmath's references: double precision at a float argument.
 
 inline double ref_sin(float x) { return std::sin(static_cast<double>(x)); }
 inline double ref_cos(float x) { return std::cos(static_cast<double>(x)); }

@@ -4,9 +4,12 @@
 
 #include <cmath>
 
+#include "math_reference.h"
 #include "station_test_util.h"
 
 using namespace station_test;
+
+namespace ref = lockstep::test_support::ref;
 
 namespace {
 
@@ -52,7 +55,7 @@ float metres_inside(const std::vector<V2>& p, float x0, float y0, float x1, floa
   float in = 0;
   for (std::size_t k = 0; k + 1 < p.size(); ++k) {
     const V2 a = p[k], b = p[k + 1];
-    const float len = std::sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y));
+    const float len = ref::sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y));
     const int n = static_cast<int>(len / 0.05f) + 1;
     for (int i = 0; i < n; ++i) {
       const float t = (static_cast<float>(i) + 0.5f) / static_cast<float>(n);

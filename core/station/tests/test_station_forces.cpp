@@ -6,9 +6,12 @@
 #include <cmath>
 
 #include "lockstep/core/model.h"
+#include "math_reference.h"
 #include "station_test_util.h"
 
 using namespace station_test;
+
+namespace ref = lockstep::test_support::ref;
 
 namespace {
 bool in_walkable(const StationModel& m, uint32_t floor, V2 p) {
@@ -311,7 +314,7 @@ TEST_CASE("station forces - the soft wall force across the heading has range 0.0
     const double h = 0.05 / 4, tau = 0.5, den = 1.0 + h / tau;
     double y = 0.30, vy = 0.0;
     for (int k = 0; k < 4; ++k) {
-      const double wall = 2000.0 * std::exp(-(y - 0.25) / range) / 80.0;
+      const double wall = 2000.0 * ref::exp(-(y - 0.25) / range) / 80.0;
       vy = (vy + h * (1.3 * w.dir.y / tau + wall)) / den;
       y += h * vy;
     }
@@ -349,7 +352,7 @@ TEST_CASE("station body view - the walking bodies and the floors, through the mo
   CHECK(b[1].radius == Approx(0.3));
   // At rest: the heading is its direction (toward the exit, east-ish); moving: along its velocity.
   CHECK(b[0].hx > 0.9);
-  CHECK(std::hypot(b[0].hx, b[0].hy) == Approx(1.0));
+  CHECK(ref::hypot(b[0].hx, b[0].hy) == Approx(1.0));
   CHECK(b[1].hx == Approx(1.2 / 1.3));
   CHECK(b[1].hy == Approx(0.5 / 1.3));
   for (int k = 0; k < 20; ++k) model->step_scripted();

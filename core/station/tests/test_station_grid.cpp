@@ -8,10 +8,13 @@
 #include <vector>
 
 #include "lockstep/core/error.h"
+#include "math_reference.h"
 #include "station/grid.h"
 
 using lockstep::InputError;
 using namespace lockstep::station;
+
+namespace ref = lockstep::test_support::ref;
 
 namespace {
 
@@ -23,7 +26,7 @@ double seg_point_distance(Vec2 p, Vec2 a, Vec2 b) {
   double t = den > 0 ? (apx * abx + apy * aby) / den : 0;
   t = t < 0 ? 0 : (t > 1 ? 1 : t);
   const double dx = apx - abx * t, dy = apy - aby * t;
-  return std::sqrt(dx * dx + dy * dy);
+  return ref::sqrt(dx * dx + dy * dy);
 }
 
 /// The least distance from a polyline to a point.
@@ -476,7 +479,7 @@ TEST_CASE("Route a start inside a blocker or a goal off the floor snaps to the n
   CHECK(g.last_stats().goal_snapped);
   CHECK(g.point_clear(path.front(), r));
   CHECK(g.point_clear(path.back(), r));
-  CHECK(std::hypot(path.front().x - 5.0, path.front().y - 5.0) < 1.0 + 0.7);  // just outside the 2 m block
+  CHECK(ref::hypot(path.front().x - 5.0, path.front().y - 5.0) < 1.0 + 0.7);  // just outside the 2 m block
   CHECK(path.back().x > 19.0f);
   Vec2 snapped;
   REQUIRE(g.nearest_open_node({25, 5}, r, &snapped));
@@ -563,7 +566,7 @@ TEST_CASE("Route every leg of random paths on cluttered floors keeps the body cl
     }
     for (int k = 0; k < 10; ++k) {
       const float x = rnd() * 50, y = rnd() * 30, ang = rnd() * 6.28f, len = rnd() * 8;
-      in.walls.push_back({{x, y}, {x + len * std::cos(ang), y + len * std::sin(ang)}});
+      in.walls.push_back({{x, y}, {x + len * ref::cos(ang), y + len * ref::sin(ang)}});
     }
     const NavGrid g(in);
     std::vector<float> crowd(static_cast<std::size_t>(g.cell_count()), 0.0f);

@@ -6,9 +6,12 @@
 
 #include <cmath>
 
+#include "math_reference.h"
 #include "station_test_util.h"
 
 using namespace station_test;
+
+namespace ref = lockstep::test_support::ref;
 
 namespace {
 
@@ -69,10 +72,10 @@ TEST_CASE("station headway - the swept gap to the nearest walker ahead going my 
     const double ex = a.dir.x, ey = a.dir.y, dx = c.bx - 10.0, dy = c.by - 3.0;
     const double along = dx * ex + dy * ey, across = -dx * ey + dy * ex;
     REQUIRE(std::fabs(across) < 0.5);
-    CHECK(a.headway == Approx(along - std::sqrt(0.25 - across * across)).margin(1e-5));
+    CHECK(a.headway == Approx(along - ref::sqrt(0.25 - across * across)).margin(1e-5));
     // Never less than the centre distance less the radii (more the further
     // to the side: the zipper).
-    CHECK(a.headway >= std::sqrt(dx * dx + dy * dy) - 0.5 - 1e-5);
+    CHECK(a.headway >= ref::sqrt(dx * dx + dy * dy) - 0.5 - 1e-5);
   }
   SECTION("a wall between us is not a headway") {
     Json j = two_way_hall();

@@ -4,14 +4,17 @@
 
 #include <cmath>
 
+#include "math_reference.h"
 #include "station_test_util.h"
 
 using namespace station_test;
 
+namespace ref = lockstep::test_support::ref;
+
 namespace {
 float dist_to_rect(V2 p, float x0, float y0, float x1, float y1) {
   const float dx = std::max({x0 - p.x, 0.0f, p.x - x1}), dy = std::max({y0 - p.y, 0.0f, p.y - y1});
-  return std::sqrt(dx * dx + dy * dy);
+  return ref::sqrt(dx * dx + dy * dy);
 }
 }  // namespace
 
@@ -78,6 +81,6 @@ TEST_CASE("station floors - outlines that only share an edge join into one floor
   // The outer boundary is still walled: the union is 20 x 4 m, a perimeter of 48 m.
   float len = 0;
   for (const auto& w : m.floors()[0].walls)
-    if (w.kind == WallKind::Outline) len += std::sqrt((w.b.x - w.a.x) * (w.b.x - w.a.x) + (w.b.y - w.a.y) * (w.b.y - w.a.y));
+    if (w.kind == WallKind::Outline) len += ref::sqrt((w.b.x - w.a.x) * (w.b.x - w.a.x) + (w.b.y - w.a.y) * (w.b.y - w.a.y));
   CHECK(len == Approx(48.0f).margin(1e-3));
 }

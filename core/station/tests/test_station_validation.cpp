@@ -12,9 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "math_reference.h"
 #include "station_test_util.h"
 
 using namespace station_test;
+
+namespace ref = lockstep::test_support::ref;
 
 namespace {
 
@@ -27,7 +30,7 @@ std::string out_path(const char* name) {
 
 // Weidmann's fundamental diagram (crowd.md): v0 1.34 m/s, gamma 1.913 m^-2, rho_max 5.4 /m^2.
 double weidmann(double rho) {
-  const double v = 1.34 * (1.0 - std::exp(-1.913 * (1.0 / rho - 1.0 / 5.4)));
+  const double v = 1.34 * (1.0 - ref::exp(-1.913 * (1.0 / rho - 1.0 / 5.4)));
   return v > 0 ? v : 0.0;
 }
 

@@ -19,9 +19,12 @@
 
 #include "lockstep/core/angle.h"
 #include "lockstep/core/hash.h"
+#include "math_reference.h"
 #include "warriors_test_util.h"
 
 using namespace wtest;
+
+namespace ref = lockstep::test_support::ref;
 
 namespace {
 
@@ -44,12 +47,12 @@ int32_t now_at(int64_t tick) { return static_cast<int32_t>((tick + 1) * 1000 / 3
 /// A point `dist` metres from `from` at heading `hdeg` (degrees from +y toward +x).
 Vec3 at_bearing(Vec3 from, double hdeg, double dist) {
   const double h = hdeg * kPi / 180.0;
-  return Vec3{static_cast<float>(from.x + dist * std::sin(h)), static_cast<float>(from.y + dist * std::cos(h)), from.z};
+  return Vec3{static_cast<float>(from.x + dist * ref::sin(h)), static_cast<float>(from.y + dist * ref::cos(h)), from.z};
 }
 
 double plan_dist(Vec3 a, Vec3 b) {
   const double dx = static_cast<double>(a.x) - b.x, dy = static_cast<double>(a.y) - b.y;
-  return std::sqrt(dx * dx + dy * dy);
+  return ref::sqrt(dx * dx + dy * dy);
 }
 double dist3_sq(Vec3 a, Vec3 b) {
   const double dx = static_cast<double>(a.x) - b.x, dy = static_cast<double>(a.y) - b.y,
@@ -57,7 +60,7 @@ double dist3_sq(Vec3 a, Vec3 b) {
   return dx * dx + dy * dy + dz * dz;
 }
 /// The heading from a to b in degrees (from +y toward +x).
-double bearing_deg(Vec3 a, Vec3 b) { return std::atan2(static_cast<double>(b.x) - a.x, static_cast<double>(b.y) - a.y) * 180.0 / kPi; }
+double bearing_deg(Vec3 a, Vec3 b) { return ref::atan2(static_cast<double>(b.x) - a.x, static_cast<double>(b.y) - a.y) * 180.0 / kPi; }
 /// An angle in degrees wrapped to (-180, 180].
 double wrap_deg(double a) {
   while (a > 180.0) a -= 360.0;
@@ -388,7 +391,7 @@ TEST_CASE("move Start: writes the point to the brain's aim +0x90 and the radius 
 TEST_CASE("move Update step 7: the heading +0x110 is the direction to the aim", "[warriors][move]") {
   WarriorsModel m = one_ai(Vec3{1, 2, 0}, 0);
   step_with(m, move_to(0, Vec3{4, 6, 0}, 2, 0.5f));
-  CHECK(deg(brain(m, 0).move_heading) == Approx(std::atan2(3.0, 4.0) * 180.0 / kPi).margin(1e-3));
+  CHECK(deg(brain(m, 0).move_heading) == Approx(ref::atan2(3.0, 4.0) * 180.0 / kPi).margin(1e-3));
   CHECK(brain(m, 0).aim == (Vec3{4, 6, 0}));
 
   WarriorsModel k = one_ai(Vec3{0, 0, 0}, 90);
@@ -439,7 +442,7 @@ TEST_CASE("move Update step 8, The corner speed: a run into a tight corner asks 
   human(m, 0).speed = kRunV;
   step_with(m, move_to(0, Vec3{3, 0, 0}, 4, 0.5f));
   const double r = 1.5;
-  const double jog_limit = 2.0 * r * std::tan(3.0 * kPi / 180.0) * 30.0;
+  const double jog_limit = 2.0 * r * ref::tan(3.0 * kPi / 180.0) * 30.0;
   CHECK(brain(m, 0).move_speed == Approx(jog_limit).margin(1e-3));
   CHECK(front(m, 0).corner1 == Approx(jog_limit).margin(1e-3));  // +0x0c
   CHECK(front(m, 0).brake_sq == 0.0f);                           // no second corner: +0x48 = 0
@@ -507,7 +510,7 @@ TEST_CASE("The corner speed: recomputed at once when the aim moved more than 0.0
 
 TEST_CASE("move Update step 5: a destination on a floor above or below ends the move", "[warriors][move]") {
   // Within 1 m in plan, more than 1.5 m away in 3D, within 20 degrees of straight up or down.
-  const double t19 = std::tan(19.0 * kPi / 180.0);
+  const double t19 = ref::tan(19.0 * kPi / 180.0);
   for (Vec3 p : {Vec3{0.3f, 0, 2}, Vec3{0.3f, 0, -2}, Vec3{0, -0.5f, 3}, Vec3{static_cast<float>(2 * t19), 0, 2}}) {
     INFO("point " << p.x << " " << p.y << " " << p.z);
     WarriorsModel m = one_ai();
@@ -522,7 +525,7 @@ TEST_CASE("move Update step 5: a destination on a floor above or below ends the 
 TEST_CASE("move Update step 5: no floor end when airborne, 25 degrees off vertical, beyond 1 m in plan or within 1.5 m "
           "in 3D",
           "[warriors][move]") {
-  const double t25 = std::tan(25.0 * kPi / 180.0);
+  const double t25 = ref::tan(25.0 * kPi / 180.0);
   struct Case {
     const char* what;
     Vec3 p;
@@ -944,15 +947,15 @@ TEST_CASE("MoveMelee step 4, A21: the radial and side directions add into a unit
   CHECK(front(m, 0).radial == 9);
   CHECK(front(m, 0).side == 8);
   const double tx = static_cast<double>(t.x) - p.x, ty = static_cast<double>(t.y) - p.y;
-  const double tl = std::sqrt(tx * tx + ty * ty);
-  double dx = tx / tl + std::cos(h), dy = ty / tl - std::sin(h);
-  const double dl = std::sqrt(dx * dx + dy * dy);
+  const double tl = ref::sqrt(tx * tx + ty * ty);
+  double dx = tx / tl + ref::cos(h), dy = ty / tl - ref::sin(h);
+  const double dl = ref::sqrt(dx * dx + dy * dy);
   dx /= dl;
   dy /= dl;
   CHECK(brain(m, 0).aim.x == Approx(p.x + 2.0 * dx).margin(1e-4));
   CHECK(brain(m, 0).aim.y == Approx(p.y + 2.0 * dy).margin(1e-4));
   CHECK(brain(m, 0).move_speed == Approx(kRunV).margin(1e-6));  // the radial's gait 4
-  CHECK(deg(brain(m, 0).move_heading) == Approx(std::atan2(tx, ty) * 180.0 / kPi).margin(1e-3));
+  CHECK(deg(brain(m, 0).move_heading) == Approx(ref::atan2(tx, ty) * 180.0 / kPi).margin(1e-3));
 }
 
 TEST_CASE("MoveMelee step 5: done in the band once the side counter is 0 and |radial| < 6", "[warriors][melee]") {
@@ -1171,7 +1174,7 @@ TEST_CASE("runtime case, A26: a turn on the spot, the run start at 2.0 m/s, 7.80
   const Vec3 start = h.position;
   const Vec3 goal_p = human(m, pl).position;
   // Facing 180 with the player at (-1, 8) from him: 180 - atan2(1, 8) = 172.875 degrees to turn.
-  const double turn = 180.0 - std::atan2(1.0, 8.0) * 180.0 / kPi;
+  const double turn = 180.0 - ref::atan2(1.0, 8.0) * 180.0 / kPi;
   const int turn_updates = static_cast<int>(std::ceil(turn / 12.0));
   REQUIRE(turn_updates == 15);
   const double target_deg = bearing_deg(start, goal_p);

@@ -20,9 +20,12 @@
 #include <vector>
 
 #include "lockstep/core/angle.h"
+#include "math_reference.h"
 #include "warriors_test_util.h"
 
 using namespace wtest;
+
+namespace ref = lockstep::test_support::ref;
 
 namespace {
 
@@ -78,7 +81,7 @@ struct Eased {
   double prev_err = 0;   // degrees, signed
   double turn(double limit, double err) {
     const double a = std::fabs(err);
-    double s = limit * (1.0 - std::cos(kPi * (a * kPi / 180.0) / 2.0)) / 2.0;
+    double s = limit * (1.0 - ref::cos(kPi * (a * kPi / 180.0) / 2.0)) / 2.0;
     const bool flip = (err < 0 && prev_err > 0) || (err > 0 && prev_err < 0);
     s += (flip ? -0.5 : 0.8) * prev_step;
     s = std::clamp(s, 0.0, limit);
@@ -776,8 +779,8 @@ TEST_CASE("seed 000 speed control: the human moves speed/30 along his facing aft
     ask(h, kWalkV, -150.0f);
     m.control(0);
     const double a = -150.0 * kPi / 180.0;
-    CHECK(h.position.x == Approx(kWalkV / 30.0 * std::sin(a)).margin(1e-5));
-    CHECK(h.position.y == Approx(kWalkV / 30.0 * std::cos(a)).margin(1e-5));
+    CHECK(h.position.x == Approx(kWalkV / 30.0 * ref::sin(a)).margin(1e-5));
+    CHECK(h.position.y == Approx(kWalkV / 30.0 * ref::cos(a)).margin(1e-5));
   }
   SECTION("at rest: no move") {
     WarriorsModel m = ai();
@@ -922,7 +925,7 @@ TEST_CASE("supplement player stick: the dead zone 0.12, the walk below 0.95, the
     CAPTURE(c.x, c.y, c.buttons);
     WarriorsModel m = player();
     Human& h = human(m, 0);
-    const double target = std::atan2(static_cast<double>(c.x), static_cast<double>(c.y)) * 180.0 / kPi;
+    const double target = ref::atan2(static_cast<double>(c.x), static_cast<double>(c.y)) * 180.0 / kPi;
     double v = 0;
     for (int k = 1; k <= 20; ++k) {
       m.step(pad(c.x, c.y, c.buttons));
@@ -1058,7 +1061,7 @@ TEST_CASE("supplement player stick: when the error changes sign the carry is -0.
   // The stick reversed: toward -90, an error of about -106 degrees.
   m.step(pad(-1.0f, 0.0f));
   const double err2 = -90.0 - expect;
-  const double raw = 18.0 * (1.0 - std::cos(kPi * (std::fabs(err2) * kPi / 180.0) / 2.0)) / 2.0;
+  const double raw = 18.0 * (1.0 - ref::cos(kPi * (std::fabs(err2) * kPi / 180.0) / 2.0)) / 2.0;
   const double t2 = e.turn(18.0, err2);
   CHECK(t2 == Approx(-(raw - 0.5 * first)).margin(1e-9));
   CHECK(std::fabs(t2) < 18.0);  // with a +0.8 carry it would be the limit

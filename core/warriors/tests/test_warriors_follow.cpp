@@ -19,10 +19,13 @@
 #include <vector>
 
 #include "lockstep/core/hash.h"
+#include "math_reference.h"
 #include "warriors/navgeom.h"
 #include "warriors_test_util.h"
 
 using namespace wtest;
+
+namespace ref = lockstep::test_support::ref;
 
 namespace {
 
@@ -233,7 +236,7 @@ void check_pool_consistent(const WarriorsModel& m) {
   }
 }
 
-double plan_dist(Vec3 a, Vec3 b) { return std::hypot(double(a.x) - b.x, double(a.y) - b.y); }
+double plan_dist(Vec3 a, Vec3 b) { return ref::hypot(double(a.x) - b.x, double(a.y) - b.y); }
 
 /// Steps until the human is not busy (a turn on the spot plays): while he is, the move action
 /// returns at its first test and nothing else of it runs (The move action, step 1).
@@ -285,7 +288,7 @@ TEST_CASE("Path planning step 2, a clear straight line makes no route and the hu
   CHECK(b.route.route == -1);
   CHECK(b.aim == dest);  // straight at the point, with the move's own radius
   CHECK(b.aim_radius == 0.5f);
-  const double want = std::atan2(8.0, 3.0);  // heading from +y toward +x of (8, 3)
+  const double want = ref::atan2(8.0, 3.0);  // heading from +y toward +x of (8, 3)
   CHECK(double(b.move_heading) == Approx(want).margin(1e-5));
   CHECK(routes_in_use(s) == 0);
   CHECK(all_use_zero(s));
@@ -551,10 +554,10 @@ TEST_CASE("Following a route, Route_SkipReachable's turn test never refuses - a 
   WarriorsModel m = scene(open_level(), {human_j("a", 2, 10)});
   install_route(m, 0, {0, 1, 2});
   const Vec3 a = node_pos(m, 0), b = node_pos(m, 1), c = node_pos(m, 2);
-  const double in_len = std::hypot(double(b.x) - a.x, double(b.y) - a.y);
+  const double in_len = ref::hypot(double(b.x) - a.x, double(b.y) - a.y);
   REQUIRE(in_len > 5.0);
   const double cosang = ((double(b.x) - a.x) * (double(c.x) - b.x) + (double(b.y) - a.y) * (double(c.y) - b.y)) /
-                        (in_len * std::hypot(double(c.x) - b.x, double(c.y) - b.y));
+                        (in_len * ref::hypot(double(c.x) - b.x, double(c.y) - b.y));
   REQUIRE(cosang < -0.707);
   CHECK(m.skip_reachable(0, 1));
 }

@@ -4,9 +4,12 @@
 
 #include <cmath>
 
+#include "math_reference.h"
 #include "warriors_test_util.h"
 
 using namespace wtest;
+
+namespace ref = lockstep::test_support::ref;
 
 namespace {
 
@@ -64,7 +67,7 @@ TEST_CASE("Jump legs, supplement: the measured jump launches at 3.5 m/s up and 9
   CHECK(h.brain.route.state == 1);  // a jump (dz > 0: no drop)
   CHECK(h.leg_vz == 3.5f);
   // Independent: t is the later root of 0.05 = 3.5 t - 7.84 t^2.
-  const double t = (3.5 + std::sqrt(3.5 * 3.5 - 4 * 7.84 * 0.05)) / (2 * 7.84);
+  const double t = (3.5 + ref::sqrt(3.5 * 3.5 - 4 * 7.84 * 0.05)) / (2 * 7.84);
   CHECK(t == Approx(0.432).margin(5e-4));
   CHECK(h.speed == Approx(4.121 / t).epsilon(1e-5));
   CHECK(h.speed == Approx(9.546).margin(2e-3));
@@ -92,7 +95,7 @@ TEST_CASE("Jump legs, supplement: a drop at D / t below 10 m/s drops (state 2), 
   REQUIRE(m.jump_leg(0) == 0);
   CHECK(h.brain.route.state == 2);
   CHECK(h.leg_vz == 0.0f);
-  CHECK(h.speed == Approx(2.0 / std::sqrt(4.0 / 7.84)).epsilon(1e-5));
+  CHECK(h.speed == Approx(2.0 / ref::sqrt(4.0 / 7.84)).epsilon(1e-5));
   // With the link's avoid bit set it always jumps.
   WarriorsModel k = gap(Vec3{0, 0, 4}, Vec3{2, 0, 0}, true);
   Human& g = human(k, 0);
@@ -140,7 +143,7 @@ TEST_CASE("The climb, N11: Vermin climbs the fence of the street, the far node p
   CHECK(before.y > 25.19f);                          // from the north side of the fence (y 24.38-25.19)
   CHECK(h.position.y < 24.38f);                      // ends south of it
   CHECK(h.brain.queue_count == 0);
-  CHECK(std::hypot(h.position.x - 46.30f, h.position.y - 20.22f) <= 0.5f);  // arrived at his flag
+  CHECK(ref::hypot(h.position.x - 46.30f, h.position.y - 20.22f) <= 0.5f);  // arrived at his flag
 }
 
 TEST_CASE("MoveAction_TrialSpeed against walls: a trial whose simulated walk leaves the path polygons is lowered by "

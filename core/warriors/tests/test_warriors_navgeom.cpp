@@ -15,10 +15,13 @@
 #include <cmath>
 #include <vector>
 
+#include "math_reference.h"
 #include "warriors/navgeom.h"
 
 using namespace lockstep;
 using namespace lockstep::warriors;
+
+namespace ref = lockstep::test_support::ref;
 
 namespace {
 
@@ -116,7 +119,7 @@ TEST_CASE("Vermin's fence: the line crosses the fence hole and door 2's hole and
   CHECK(door[1] == Approx(0.54).margin(0.005));
   CHECK(crossings(lv.areas[0].polygons[0], kVerminFrom, kVerminTo).empty());  // the outline is not crossed
   // The nearest (door, 0.50) and farthest (fence, 0.82) crossings are metres apart.
-  const double len = std::hypot(double(kVerminTo.x) - kVerminFrom.x, double(kVerminTo.y) - kVerminFrom.y);
+  const double len = ref::hypot(double(kVerminTo.x) - kVerminFrom.x, double(kVerminTo.y) - kVerminFrom.y);
   CHECK((fence[1] - door[0]) * len > 5.0);
 
   // Both ends lie in the street's area: a "union of polygons" test would let the line through.
@@ -376,7 +379,7 @@ TEST_CASE("Hazard spheres: the box, the 3D distance r + 0.8 and the 45 degree he
     const Vec3 p{0, -1, 0};
     auto towards = [&](double a_deg) {
       const double a = a_deg * kPi / 180.0;
-      return Vec3{static_cast<float>(5 * std::sin(a)), static_cast<float>(-1 + 5 * std::cos(a)), 0};
+      return Vec3{static_cast<float>(5 * ref::sin(a)), static_cast<float>(-1 + 5 * ref::cos(a)), 0};
     };
     CHECK(g.hazard_blocks(p, towards(0)));
     CHECK(g.hazard_blocks(p, towards(40)));

@@ -13,9 +13,12 @@
 #include <vector>
 
 #include "lockstep/core/angle.h"
+#include "math_reference.h"
 #include "warriors_test_util.h"
 
 using namespace wtest;
+
+namespace ref = lockstep::test_support::ref;
 
 namespace {
 
@@ -44,7 +47,7 @@ double ref_rate(int g, int b) {
 }
 
 /// v(g) = 2R tan(w(g) / 2) / (1/30).
-double ref_v(double r, int g, int b) { return 2.0 * r * std::tan(ref_rate(g, b) / 2.0) * 30.0; }
+double ref_v(double r, int g, int b) { return 2.0 * r * ref::tan(ref_rate(g, b) / 2.0) * 30.0; }
 
 /// Human_GaitForSpeed 0x0022aeb0: 0 below 0.5 m/s, else the nearest gait (the lower on a tie).
 int ref_nearest(double s) {
@@ -72,7 +75,7 @@ double ref_limit(double s, int b, double r) {
 /// Math_CircleRadius2D: R = |d| / (2 |d^ . A|), d = X - P in plan; 0 for X = P or d^ . A = 0.
 double ref_radius(Vec3 p, Vec3 x, Vec3 a) {
   const double dx = static_cast<double>(x.x) - p.x, dy = static_cast<double>(x.y) - p.y;
-  const double len = std::sqrt(dx * dx + dy * dy);
+  const double len = ref::sqrt(dx * dx + dy * dy);
   if (len == 0.0) return 0.0;
   const double dot = (dx / len) * a.x + (dy / len) * a.y;
   if (dot == 0.0) return 0.0;
@@ -80,16 +83,16 @@ double ref_radius(Vec3 p, Vec3 x, Vec3 a) {
 }
 
 /// The right vector of heading h, facing x up: (cos h, -sin h, 0).
-Vec3 ref_right(double h) { return Vec3{static_cast<float>(std::cos(h)), static_cast<float>(-std::sin(h)), 0.0f}; }
+Vec3 ref_right(double h) { return Vec3{static_cast<float>(ref::cos(h)), static_cast<float>(-ref::sin(h)), 0.0f}; }
 
 /// Plan heading of a segment (from +y toward +x).
-double seg_heading(Vec3 a, Vec3 b) { return std::atan2(static_cast<double>(b.x) - a.x, static_cast<double>(b.y) - a.y); }
+double seg_heading(Vec3 a, Vec3 b) { return ref::atan2(static_cast<double>(b.x) - a.x, static_cast<double>(b.y) - a.y); }
 double wrap(double a) {
   while (a > kPiD) a -= 2 * kPiD;
   while (a <= -kPiD) a += 2 * kPiD;
   return a;
 }
-double plan_dist(Vec3 a, Vec3 b) { return std::hypot(static_cast<double>(b.x) - a.x, static_cast<double>(b.y) - a.y); }
+double plan_dist(Vec3 a, Vec3 b) { return ref::hypot(static_cast<double>(b.x) - a.x, static_cast<double>(b.y) - a.y); }
 
 /// One AI human (slot 0) at the origin, heading in degrees.
 WarriorsModel one_ai(float heading_deg = 0, int boost = 0, int detail = 0) {
@@ -329,15 +332,15 @@ TEST_CASE("seed 000 Steering step 18 Move_CornerSpeedLimit: the right vector A i
   auto check = [](double h) {
     const Vec3 r = right_of(static_cast<float>(h));
     INFO("heading " << h);
-    const double fx = std::sin(h), fy = std::cos(h);
-    CHECK(std::sqrt(static_cast<double>(r.x) * r.x + static_cast<double>(r.y) * r.y + static_cast<double>(r.z) * r.z) ==
+    const double fx = ref::sin(h), fy = ref::cos(h);
+    CHECK(ref::sqrt(static_cast<double>(r.x) * r.x + static_cast<double>(r.y) * r.y + static_cast<double>(r.z) * r.z) ==
           Approx(1.0).margin(1e-6));
     CHECK(r.x * fx + r.y * fy == Approx(0.0).margin(1e-6));  // perpendicular to the facing
     CHECK(r.z == 0.0f);
     // Pointing right: facing x up = (fy, -fx, 0), clockwise from the facing seen from above.
     CHECK(r.x * fy - r.y * fx == Approx(1.0).margin(1e-6));
-    CHECK(r.x == Approx(std::cos(h)).margin(1e-6));
-    CHECK(r.y == Approx(-std::sin(h)).margin(1e-6));
+    CHECK(r.x == Approx(ref::cos(h)).margin(1e-6));
+    CHECK(r.y == Approx(-ref::sin(h)).margin(1e-6));
   };
   for (double h = -3.1; h <= 3.1; h += 0.05) check(h);
   check(kPiD / 2);
@@ -379,7 +382,7 @@ TEST_CASE("seed 000 Steering step 18 Math_CircleRadius2D: R = |d| over 2 |d^ . A
     CHECK(got == Approx(r).epsilon(1e-5));
     const double side = ((k.x.x - k.p.x) * a.x + (k.x.y - k.p.y) * a.y) >= 0 ? 1.0 : -1.0;
     const double cx = k.p.x + side * r * a.x, cy = k.p.y + side * r * a.y;
-    CHECK(std::hypot(k.x.x - cx, k.x.y - cy) == Approx(r).epsilon(1e-5));
+    CHECK(ref::hypot(k.x.x - cx, k.x.y - cy) == Approx(r).epsilon(1e-5));
   }
 }
 
@@ -406,7 +409,7 @@ TEST_CASE("seed 000 Steering step 18 Move_CornerSpeedLimit step 2: v(g) = 2R tan
   }
   CHECK(corner_speed_for_gait(0.0f, 4, 0) == 0.0f);
   // A16: tan, not sin; at 24 degrees (walk, boost 1) they differ by 2.2 %.
-  const double tan_v = ref_v(1.0, 2, 1), sin_v = 2.0 * std::sin(rad(24) / 2) * 30.0;
+  const double tan_v = ref_v(1.0, 2, 1), sin_v = 2.0 * ref::sin(rad(24) / 2) * 30.0;
   CHECK(std::fabs(tan_v - sin_v) / tan_v > 0.02);
   CHECK(corner_speed_for_gait(1.0f, 2, 1) == Approx(tan_v).epsilon(1e-4));
 }
@@ -415,7 +418,7 @@ TEST_CASE("seed 000 Steering step 18 Move_CornerSpeedLimit step 2: v(g) = 2R tan
 
 namespace {
 /// The radius at which gait g (unboosted) allows v m/s: v = 2R tan(w/2) x 30.
-double radius_for(double v, int g) { return v / (2.0 * std::tan(ref_rate(g, 0) / 2.0) * 30.0); }
+double radius_for(double v, int g) { return v / (2.0 * ref::tan(ref_rate(g, 0) / 2.0) * 30.0); }
 /// corner_speed_limit at radius R: P the origin, A = +x, X = (2R, 0) (d^ . A = 1, so the radius is |d| / 2).
 float limit_at(const ClassSpec& c, int b, float s, double r) {
   return corner_speed_limit(c, b, s, Vec3{1, 0, 0}, Vec3{0, 0, 0}, Vec3{static_cast<float>(2.0 * r), 0, 0});
@@ -659,7 +662,7 @@ TEST_CASE("seed 000 The corner speed MoveAction_CornerSpeed: corner 2 with 3 poi
     // And the formula on the stored corners themselves.
     CHECK(a.brake_sq == Approx(ref_brake_sq(a.corner1, a.corner2)).epsilon(1e-5));
     // t = (7.801 - 3.1445) / 32 = 0.1455 s, d = 0.7964 m.
-    CHECK(std::sqrt(static_cast<double>(a.brake_sq)) == Approx(0.7964).margin(1e-3));
+    CHECK(ref::sqrt(static_cast<double>(a.brake_sq)) == Approx(0.7964).margin(1e-3));
   }
   SECTION("corner 2's trial starts from corner 1, not from the cap") {
     // Corner 1 limited to v(3) = 3.14 (R = 1); corner 2 a gentle bend passes its trial, corner 1.
@@ -722,7 +725,7 @@ TEST_CASE("seed 000 The corner speed Human_SimulateMove: at most n points, k sub
   const Vec3 from{0, 0, 0};
   // A target 170 degrees off, 100 m away, at a sprint (2.5 degrees a sub-step): 40 sub-steps turn
   // 100 degrees, never aligned, never near: every one of the n points is recorded.
-  const Vec3 to{static_cast<float>(100 * std::sin(rad(170))), static_cast<float>(100 * std::cos(rad(170))), 0};
+  const Vec3 to{static_cast<float>(100 * ref::sin(rad(170))), static_cast<float>(100 * ref::cos(rad(170))), 0};
   const auto p10 = m.simulate_move(0, from, to, kSprintV, kSprintV, 4, 10);
   CHECK(p10.size() == 10);
   const auto p7 = m.simulate_move(0, from, to, kSprintV, kSprintV, 4, 7);

@@ -10,9 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "math_reference.h"
 #include "warriors_test_util.h"
 
 using namespace wtest;
+
+namespace ref = lockstep::test_support::ref;
 
 namespace {
 
@@ -44,7 +47,7 @@ std::vector<uint16_t> route_nodes(const WarriorsModel& m, int32_t s) {
 
 bool has(const std::vector<uint16_t>& v, uint16_t n) { return std::find(v.begin(), v.end(), n) != v.end(); }
 
-double plan(const Vec3& a, double x, double y) { return std::hypot(double(a.x) - x, double(a.y) - y); }
+double plan(const Vec3& a, double x, double y) { return ref::hypot(double(a.x) - x, double(a.y) - y); }
 
 Json street_json() { return parse_json_file(lockstep::fixtures::path("warriors/street.json")); }
 
@@ -200,7 +203,7 @@ TEST_CASE("Jump legs, the street's roofer jumps the one-way kind 4 link off the 
   }
   REQUIRE(landed);
   REQUIRE(arrived);
-  CHECK(falling == static_cast<int>(std::ceil(std::sqrt(4.0 / 7.84) * 30.0)));
+  CHECK(falling == static_cast<int>(std::ceil(ref::sqrt(4.0 / 7.84) * 30.0)));
   CHECK(hum(m, s).brain.fail_reason == kFailNone);
   CHECK(plan(hum(m, s).position, 44.0, 56.0) <= 0.5 + 1e-4);
 }
