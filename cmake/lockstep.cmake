@@ -46,7 +46,7 @@ function(lockstep_tests name)
   # batch instead of once per file (the suite's build on two cores is CI's longest phase).
   # ALONE names the files compiled on their own: those whose file-local helpers share a name with
   # a sibling's (a batch would see both).
-  set_target_properties(${t} PROPERTIES UNITY_BUILD ${LOCKSTEP_UNITY_TESTS} UNITY_BUILD_BATCH_SIZE 4)
+  set_target_properties(${t} PROPERTIES UNITY_BUILD ${LOCKSTEP_UNITY} UNITY_BUILD_BATCH_SIZE 4)
   if(T_ALONE)
     set_source_files_properties(${T_ALONE} TARGET_DIRECTORY ${t} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
   endif()

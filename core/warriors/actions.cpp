@@ -9,7 +9,6 @@
 namespace lockstep::warriors {
 
 namespace {
-float absf(float v) { return v < 0.0f ? -v : v; }
 float plan_sq(Vec3 a, Vec3 b) {
   const float dx = a.x - b.x, dy = a.y - b.y;
   return dx * dx + dy * dy;

@@ -9,7 +9,6 @@
 namespace lockstep::warriors {
 
 namespace {
-float absf(float v) { return v < 0.0f ? -v : v; }
 float deg(float d) { return angle::deg_to_rad(d); }
 
 // Human_MaxTurn's word pairs at 0x005101b0..0x005101dc (supplement): player / AI, degrees per update.

@@ -42,6 +42,9 @@ namespace lockstep::warriors {
 
 // ---------------------------------------------------------------- constants
 
+/// |v| for a float, as the original's fabs: no libm call (the speed control and the move action).
+inline float absf(float v) { return v < 0.0f ? -v : v; }
+
 inline constexpr uint32_t kSlots = 60;        ///< the position table's human slots
 inline constexpr uint32_t kQueueSize = 8;     ///< a brain's action queue ("fewer than 8 queued actions")
 inline constexpr float kDt = 1.0f / 30.0f;    ///< 0x005102cc: one update
