@@ -154,3 +154,41 @@ bool path_matches(std::string_view pattern, std::string_view path) {
 }
 
 }  // namespace lockstep
+
+namespace lockstep {
+
+std::optional<std::vector<PathStep>> parse_path(std::string_view path) {
+  std::vector<PathStep> out;
+  std::size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '[') {
+      const auto close = path.find(']', i);
+      if (close == std::string_view::npos || close == i + 1 || close - i - 1 > 19) return std::nullopt;
+      std::size_t index = 0;
+      for (std::size_t k = i + 1; k < close; ++k) {
+        if (path[k] < '0' || path[k] > '9') return std::nullopt;  // [*] and the like: a glob, not a path
+        index = index * 10 + static_cast<std::size_t>(path[k] - '0');
+      }
+      out.push_back({"", index});
+      i = close + 1;
+      if (i < path.size() && path[i] != '.' && path[i] != '[') return std::nullopt;
+      if (i < path.size() && path[i] == '.') ++i;
+      if (i == path.size() && path.back() == '.') return std::nullopt;
+      continue;
+    }
+    const auto end = path.find_first_of(".[", i);
+    const auto name = path.substr(i, end == std::string_view::npos ? std::string_view::npos : end - i);
+    if (name.empty() || name.find_first_of("*]") != std::string_view::npos) return std::nullopt;
+    out.push_back({std::string(name), 0});
+    if (end == std::string_view::npos) break;
+    i = end;
+    if (path[i] == '.') {
+      ++i;
+      if (i == path.size()) return std::nullopt;
+    }
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+}  // namespace lockstep

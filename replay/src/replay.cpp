@@ -71,6 +71,19 @@ Result run(const lsr::Recording& rec, const Options& opt) {
     res.model_note = "recorded with " + h.model + " v" + std::to_string(h.model_version) + ", replayed with v" +
                      std::to_string(m->info().version);
   const uint64_t total = to > from ? to - from : 0;
+  const auto on_keyframe = [&](const lsr::Keyframe& k) {
+    // A keyframe holds the state at its tick: the model must be there too.
+    if (k.tick != m->tick()) return;
+    ++res.keyframes_checked;
+    const StateHashes now = m->hashes();
+    if (now.whole != k.hashes.whole && !res.first) {
+      Mismatch mm{k.tick == 0 ? 0 : k.tick - 1, k.hashes.whole, now.whole, {}};
+      for (uint32_t i = 0; i < now.count; ++i)
+        if (now.sub[i] != k.hashes.sub[i]) mm.subsystems.push_back(h.subsystems[i]);
+      res.first = mm;
+      res.divergent_at_end = true;
+    }
+  };
   rec.scan(
       from, to,
       [&](const lsr::TickRecord& t) {
@@ -106,19 +119,14 @@ Result run(const lsr::Recording& rec, const Options& opt) {
         }
         if (opt.progress) opt.progress(res.checked, total);
       },
-      [&](const lsr::Keyframe& k) {
-        // A keyframe holds the state at its tick: the model must be there too.
-        if (k.tick != m->tick()) return;
-        ++res.keyframes_checked;
-        const StateHashes now = m->hashes();
-        if (now.whole != k.hashes.whole && !res.first) {
-          Mismatch mm{k.tick == 0 ? 0 : k.tick - 1, k.hashes.whole, now.whole, {}};
-          for (uint32_t i = 0; i < now.count; ++i)
-            if (now.sub[i] != k.hashes.sub[i]) mm.subsystems.push_back(h.subsystems[i]);
-          res.first = mm;
-          res.divergent_at_end = true;
-        }
-      });
+      on_keyframe);
+  // The keyframe of tick `to` (the state after the last tick checked: a run of 600 ticks with a
+  // keyframe every 60 ends with the keyframe of tick 600) lies past the scanned ticks: check it
+  // too, so every keyframe in the range is checked and a whole replay checks as many keyframes as
+  // the recording holds (what inspect counts).
+  if (m->tick() == to)
+    if (const auto k = rec.keyframe_at_or_before(to); k && k->tick == to)
+      on_keyframe(lsr::Keyframe{k->tick, k->snapshot, k->hashes});
   return res;
 }
 

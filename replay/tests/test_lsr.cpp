@@ -105,13 +105,21 @@ TEST_CASE("Replay re-simulates and every tick matches; --from starts at the near
   auto res = replay::run(r, {});
   CHECK(res.ok());
   CHECK(res.checked == 900);
-  CHECK(res.keyframes_checked == 15);
+  // Every keyframe the file holds, as inspect counts them: ticks 0, 60, ..., 900 (the last is the
+  // state the 900th step made).
+  CHECK(r.keyframe_count() == 16);
+  CHECK(res.keyframes_checked == 16);
   replay::Options from;
   from.from = 500;
   from.to = 700;
   res = replay::run(r, from);
   CHECK(res.ok());
   CHECK(res.checked == 200);
+  CHECK(res.keyframes_checked == 3);  // 540, 600, 660
+  from.to = 720;                      // the state after tick 719 is the keyframe of 720: checked too
+  res = replay::run(r, from);
+  CHECK(res.checked == 220);
+  CHECK(res.keyframes_checked == 4);
   auto m = replay::state_at(r, 777);
   CHECK(m->tick() == 777);
 }

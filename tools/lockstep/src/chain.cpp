@@ -21,6 +21,9 @@ class Chain final : public Command {
     sub = app.add_subcommand("chain", "Plumbing: re-simulate a recording, print this build's hash after every tick");
     add_recording_arg(sub, path_);
     sub->group("Plumbing");
+    sub->footer("\nExample:\n  lockstep chain yard.lsr > mine.txt   (then diff it with another build's)\n\n"
+                "Exit 0 when every tick is printed, 2 for a damaged recording (after the ticks before the damage) or an\n"
+                "unreadable one.");
   }
 
   int run() override {
@@ -49,6 +52,9 @@ class State final : public Command {
     add_output_option(sub, out_, "Write the snapshot (cereal portable binary) here");
     sub->add_flag("--json", json_, "Print the state as JSON instead (its \"state\" key)");
     sub->group("Plumbing");
+    sub->footer("\nExample:\n  lockstep state yard.lsr --tick 300 --json\n\n"
+                "Exit 0 when the state is written, 2 for a damaged recording (after what it could give), a tick outside\n"
+                "it, or an unreadable recording or unwritable file.");
   }
 
   int run() override {

@@ -79,8 +79,9 @@ int cmd_diff(DiffArgs a) {
       j["not_reproduced"] = d.not_reproduced;
       j["keyframe_tick"] = json_or_null(d.keyframe_tick);
       j["ignored_fields"] = d.ignored_fields;
-      j["input_a"] = d.input_a.empty() ? JsonOut(nullptr) : JsonOut(d.input_a);
-      j["input_b"] = d.input_b.empty() ? JsonOut(nullptr) : JsonOut(d.input_b);
+      // Each recording's input at that tick, as the JSON object it is (input_json), not as text.
+      j["input_a"] = d.input_a.empty() ? JsonOut(nullptr) : JsonOut::parse(d.input_a);
+      j["input_b"] = d.input_b.empty() ? JsonOut(nullptr) : JsonOut::parse(d.input_b);
     }
     print_json(j);
     return status;
@@ -99,7 +100,8 @@ class Diff final : public Command {
     sub->add_option("--ignore", a_.ignore, "Field-path globs declared harmless (e.g. 'entities[*].smoke_played')");
     sub->add_option("--ignore-file", a_.ignore_file, "A file of such globs, one per line, # comments")->check(CLI::ExistingFile);
     add_json_flag(sub, a_.json);
-    sub->footer("\nScans both hash chains for the first divergent tick, rebuilds both states there (nearest\n"
+    sub->footer("\nExample:\n  lockstep diff a.lsr b.lsr --all\n\n"
+                "Scans both hash chains for the first divergent tick, rebuilds both states there (nearest\n"
                 "keyframe, then each recording's own inputs) and walks the fields in listing order.\n"
                 "Exit 0 same, 1 divergent (or of different lengths), 2 bad input.");
   }

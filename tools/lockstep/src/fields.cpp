@@ -20,7 +20,8 @@ class Fields final : public Command {
     sub->footer(
         "\nExample:\n  lockstep fields fixtures/warriors/runtime_case.json 'humans[1].brain.*'\n"
         "The third column is where the original program keeps the field (\"brain+0x114\": the brain's\n"
-        "+0x114), from the model's field listing: what a trace map's \"field\" names (docs/traces.md).");
+        "+0x114), from the model's field listing: what a trace map's \"field\" names (docs/traces.md).\n\n"
+        "Exit 0 when fields are listed, 2 for a bad scenario or a pattern that matches no field.");
   }
 
   int run() override {
@@ -40,7 +41,8 @@ class Fields final : public Command {
       ++shown;
     }
     if (shown == 0)
-      throw InputError(scenario_, "--fields", "no field matches " + join(globs_, " ") + " (try without a pattern)");
+      throw InputError(scenario_, "pattern " + join(globs_, " "),
+                       "matches no field of the " + model->info().name + " state (without a pattern, every field is listed)");
     if (json_) {
       JsonOut j = json_result("fields", true);
       j["model"] = model->info().name;

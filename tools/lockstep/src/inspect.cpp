@@ -101,6 +101,11 @@ class Inspect final : public Command {
     sub = app.add_subcommand("inspect", "Show a recording's header, build, ticks, chunks, keyframes, sizes and damage");
     add_recording_arg(sub, a_.path);
     add_json_flag(sub, a_.json);
+    sub->footer("\nExample:\n  lockstep inspect yard.lsr\n"
+                "Keyframes counts the full-state snapshots the file holds: the first state's, then one every\n"
+                "keyframe_every ticks (a 600-tick run with one every 60 holds 11); replay checks each of them.\n\n"
+                "Exit 0 for a whole recording, 2 for a damaged or unreadable one (where and what the damage is,\n"
+                "and how many ticks come before it) or one with an input its model cannot step.");
   }
   int run() override { return cmd_inspect(a_); }
 

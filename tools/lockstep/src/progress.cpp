@@ -10,8 +10,9 @@ double steady_seconds() {
 }
 }  // namespace
 
-Progress::Progress(std::string what, std::string unit, uint64_t total)
-    : Progress(std::move(what), std::move(unit), total, stderr, isatty(fileno(stderr)) != 0, &steady_seconds) {}
+Progress::Progress(std::string what, std::string unit, uint64_t total, Data data)
+    : Progress(std::move(what), std::move(unit), total, data, stderr, isatty(fileno(stderr)) != 0, isatty(fileno(stdout)) != 0,
+               &steady_seconds) {}
 
 Progress::Progress(std::string what, std::string unit, uint64_t total, std::FILE* out, bool terminal, Clock clock)
     : what_(std::move(what)), unit_(std::move(unit)), total_(total), out_(out), terminal_(terminal), clock_(std::move(clock)) {

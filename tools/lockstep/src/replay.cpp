@@ -110,7 +110,8 @@ class Replay final : public Command {
     sub->add_flag("--allow-truncated", a_.allow_truncated,
                   "Accept a recording cut off after a complete chunk (exit 0 when its ticks match)");
     add_json_flag(sub, a_.json);
-    sub->footer("\nExit 0 when every tick matches, 1 at a divergence (the tick, the subsystems, whether it\n"
+    sub->footer("\nExample:\n  lockstep replay yard.lsr --from 100 --to 200\n\n"
+                "Exit 0 when every tick matches, 1 at a divergence (the tick, the subsystems, whether it\n"
                 "re-converges), 2 for a damaged or unreadable recording.");
   }
   int run() override { return cmd_replay(a_); }

@@ -22,7 +22,8 @@ class Run final : public Command {
     sub->footer(
         "\nExample:\n  lockstep run fixtures/wander/yard.json --ticks 3600\n"
         "The final hash is XXH3-64 over the subsystem hashes (docs/architecture.md); two runs, builds or\n"
-        "machines that print the same hash computed the same state, bit for bit.");
+        "machines that print the same hash computed the same state, bit for bit.\n\n"
+        "Exit 0 when the run is done, 2 for a bad scenario or flag.");
   }
 
   int run() override {

@@ -31,7 +31,9 @@ class Trajectory final : public Command {
         "position in metres and its heading (velocity, or desired direction when standing). The geometry is\n"
         "the floor minus its obstacles, holes and voids. In Python:\n"
         "  pedpy.load_trajectory_from_jupedsim_sqlite(trajectory_file=pathlib.Path(\"hall.sqlite\"))\n"
-        "(docs/trajectories.md).");
+        "(docs/trajectories.md).\n\n"
+        "Exit 0 when the file is written, 2 for a bad scenario or flag, a model without a body view, or a\n"
+        "file that cannot be written.");
   }
 
   int run() override {

@@ -100,3 +100,31 @@ TEST_CASE("progress - an unknown total shows the count alone", "[cli]") {
   CHECK(s.find("\rverify: row ") != std::string::npos);
   CHECK(s.find(" of ") == std::string::npos);
 }
+
+namespace {
+/// Four seconds of work at a tick a millisecond: what a Progress with these terminals wrote.
+std::string four_seconds(Progress::Data data, bool stderr_terminal, bool stdout_terminal) {
+  Captured out;
+  double now = 0;
+  {
+    Progress p("export", "tick", 4000, data, out.f, stderr_terminal, stdout_terminal, [&] { return now; });
+    for (uint64_t k = 1; k <= 4000; ++k) {
+      now = 0.001 * static_cast<double>(k);
+      p.update(k);
+    }
+  }
+  return out.text();
+}
+}  // namespace
+
+TEST_CASE("progress - silent when the command streams its data to a stdout that is a terminal", "[cli]") {
+  // export's rows on the screen: a redrawn line among them would garble them.
+  CHECK(four_seconds(Progress::Data::Streamed, true, true).empty());
+  // The rows go to a file or a pipe: the terminal shows the line.
+  CHECK(four_seconds(Progress::Data::Streamed, true, false).find("\rexport: tick ") != std::string::npos);
+  // A command whose data comes after the work (a summary) draws whatever stdout is: its line is erased first.
+  CHECK(four_seconds(Progress::Data::AtEnd, true, true).find("\rexport: tick ") != std::string::npos);
+  // stderr no terminal: never.
+  CHECK(four_seconds(Progress::Data::AtEnd, false, true).empty());
+  CHECK(four_seconds(Progress::Data::Streamed, false, false).empty());
+}

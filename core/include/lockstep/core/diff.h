@@ -10,6 +10,8 @@
 #include <cstring>
 #include <functional>
 #include <optional>
+#include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -130,6 +132,82 @@ std::vector<ConstLeafEntry> list_leaves(const T& value) {
   Path p;
   walk_leaves(value, p, [&](const Path& path, const auto& leaf) { out.push_back({path.str(), leaf_ref(leaf), path.original()}); });
   return out;
+}
+
+/// One step of a field path: a field's name, or an index into an array or a vector.
+struct PathStep {
+  std::string name;  ///< empty for an index
+  std::size_t index = 0;
+  bool is_index() const { return name.empty(); }
+  /// For a name: its place in its struct's listing, learnt by the first find_leaf that follows
+  /// it (a listing never changes), so a path followed every tick compares numbers, not names.
+  mutable int32_t slot = -1;
+};
+/// `walkers[3].pos.x` as its steps; nullopt when it is no plain path (a glob, a stray bracket).
+std::optional<std::vector<PathStep>> parse_path(std::string_view path);
+
+/// What a plain field path names in a value.
+enum class LeafLookup {
+  Found,    ///< a leaf held now (`ref` reads it)
+  Absent,   ///< a leaf the value's type can hold but this value does not now (an element past a vector's end)
+  NotLeaf,  ///< a struct, array or vector, not one leaf
+  Never,    ///< nothing the value's type can hold (a misspelt name, an index past an array's fixed size)
+};
+struct FoundLeaf {
+  LeafLookup status = LeafLookup::Never;
+  ConstLeafRef ref{};
+  /// NotLeaf: the leaves under it, as paths relative to it ("x", "[0].pos.x"): those it holds now, or
+  /// for an element past a vector's end those an element holds when made (a default element's).
+  std::vector<std::string> under;
+};
+
+namespace detail {
+template <class T>
+std::vector<std::string> leaf_paths_under(const T& value) {
+  std::vector<std::string> out;
+  Path p;
+  walk_leaves(value, p, [&](const Path& path, const auto&) { out.push_back(path.str()); });
+  return out;
+}
+}  // namespace detail
+
+/// Follow `path` down `value` along its field listing, visiting only the fields on the path (not
+/// every leaf, as list_leaves does): what a tool reading a few fields every tick uses.
+template <class T>
+FoundLeaf find_leaf(const T& value, std::span<const PathStep> path) {
+  using U = std::remove_cv_t<T>;
+  if constexpr (Leaf<U>) {
+    if (!path.empty()) return {LeafLookup::Never, {}, {}};
+    return {LeafLookup::Found, leaf_ref(value), {}};
+  } else if constexpr (is_std_array_v<U> || is_std_vector_v<U>) {
+    if (path.empty()) return {LeafLookup::NotLeaf, {}, detail::leaf_paths_under(value)};
+    if (!path[0].is_index()) return {LeafLookup::Never, {}, {}};
+    if (path[0].index < value.size()) return find_leaf(value[path[0].index], path.subspan(1));
+    if constexpr (is_std_array_v<U>) {
+      return {LeafLookup::Never, {}, {}};
+    } else {
+      // Past the vector's end now: whether an element could hold the rest is the element type's answer.
+      const typename U::value_type probe{};
+      auto r = find_leaf(probe, path.subspan(1));
+      return {r.status == LeafLookup::Found ? LeafLookup::Absent : r.status, {}, std::move(r.under)};
+    }
+  } else {
+    static_assert(Reflected<U>, "field type has no field listing");
+    if (path.empty()) return {LeafLookup::NotLeaf, {}, detail::leaf_paths_under(value)};
+    if (path[0].is_index()) return {LeafLookup::Never, {}, {}};
+    FoundLeaf out;
+    bool seen = false;
+    int32_t k = 0;
+    const PathStep& step = path[0];
+    U::fields(value, [&](const FieldInfo& fi, const auto& field) {
+      const int32_t at = k++;
+      if (seen || (step.slot >= 0 && at != step.slot) || step.name != fi.name) return;
+      seen = true;
+      step.slot = at;
+      out = find_leaf(field, path.subspan(1));
+    });
+    return out;
+  }
 }
 
 /// Every leaf of `value`, in listing order, to write: for perturbing a value on purpose.

@@ -22,9 +22,10 @@ class InputError : public std::runtime_error {
 
  private:
   static std::string format(const std::string& file, const std::string& place, const std::string& what) {
-    std::string s = file.empty() ? std::string("<input>") : file;
-    if (!place.empty()) s += ": " + place;
-    return s + ": " + what;
+    // No file: the input is a command-line argument, and the place names it ("--steps: ...").
+    std::string s = file;
+    if (!place.empty()) s += (s.empty() ? "" : ": ") + place;
+    return s.empty() ? what : s + ": " + what;
   }
   std::string file_, place_, message_;
 };

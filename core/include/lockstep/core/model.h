@@ -93,6 +93,16 @@ class Model {
   virtual std::vector<FieldDiff> diff(const Model& other, std::size_t limit = SIZE_MAX) const = 0;
   /// Every leaf of the state with a typed pointer to read it by (valid until the next step or restore).
   virtual std::vector<ConstLeafEntry> leaves() const = 0;
+  /// One leaf by its plain path, visiting only the fields on the path (diff.h, find_leaf): for a
+  /// tool reading a few fields every tick. This default searches leaves(), which cannot tell a
+  /// leaf absent now from one the state can never hold (it says Never); ModelAdapter can.
+  virtual FoundLeaf find_leaf(std::span<const PathStep> path) const {
+    std::string want;
+    for (const auto& s : path) want += s.is_index() ? "[" + std::to_string(s.index) + "]" : (want.empty() ? "" : ".") + s.name;
+    for (const auto& l : leaves())
+      if (l.path == want) return {LeafLookup::Found, l.ref, {}};
+    return {};
+  }
   /// The same leaves, writable: for perturbing a state on purpose (a test's planted change, the
   /// determinism matrix's negative control). A write is checked by nothing (restore() checks).
   virtual std::vector<LeafEntry> mutable_leaves() = 0;
@@ -186,6 +196,7 @@ class ModelAdapter final : public Model {
     return diff_fields(m_.state(), o->m_.state(), limit);
   }
   std::vector<ConstLeafEntry> leaves() const override { return list_leaves(m_.state()); }
+  FoundLeaf find_leaf(std::span<const PathStep> path) const override { return lockstep::find_leaf(m_.state(), path); }
   std::vector<LeafEntry> mutable_leaves() override {
     // The contract gives a model's state through a const accessor only: writing it is this one
     // explicit door, for perturbing on purpose.
