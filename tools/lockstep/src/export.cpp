@@ -1,6 +1,7 @@
 // lockstep export RUN.lsr --fields ...: per-tick values of chosen fields, re-simulated from a recording.
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include "lockstep/replay/replay.h"
 #include "progress.h"
 
@@ -97,14 +98,17 @@ int cmd_export(const ExportArgs& a) {
   }
   // Each column is looked up by its path at every tick, visiting only the fields on that path (a
   // state with lists changes its layout as it runs; listing every leaf every tick cost 100x replay).
+  std::string row;  // a CSV row is built whole and written once (a write per cell cost more than the lookups)
   auto emit = [&] {
     if (csv) {
-      std::printf("%llu", static_cast<unsigned long long>(m->tick()));
+      row = std::to_string(m->tick());
       for (const auto& c : cols) {
+        row += ',';
         const auto f = m->find_leaf(c.steps);
-        std::printf(",%s", f.status == lockstep::LeafLookup::Found ? leaf_text(f.ref, a.hex).c_str() : "");
+        if (f.status == lockstep::LeafLookup::Found) row += leaf_text(f.ref, a.hex);
       }
-      std::printf("\n");
+      row += '\n';
+      std::fwrite(row.data(), 1, row.size(), stdout);
     } else {
       // One line per tick, written by the one JSON writer (a data stream, not a --json result: no envelope).
       JsonOut line = JsonOut::object();
