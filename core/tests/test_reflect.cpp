@@ -322,3 +322,36 @@ TEST_CASE("A list of plain structs snapshots as one block with the field-by-fiel
   CHECK_THROWS_WITH(restore_bytes(bad, target, "flags.bin"), Catch::Contains("a flag in a list is neither 0 nor 1"));
   CHECK(target.items.empty());
 }
+
+TEST_CASE("find_leaf: a path followed again reaches the field held now (its cached offsets survive a vector's growth)", "[reflect][find_leaf]") {
+  Tree t = sample();
+  t.items.resize(2);
+  const auto steps = parse_path("items[1].n");
+  REQUIRE(steps);
+  auto first = find_leaf(t, *steps);
+  REQUIRE(first.status == LeafLookup::Found);
+  CHECK(first.ref.ptr == &t.items[1].n);
+  // The vector reallocates: the same steps must reach the element's new place, not the old one.
+  t.items.resize(1000);
+  t.items[1].n = 77;
+  auto again = find_leaf(t, *steps);
+  REQUIRE(again.status == LeafLookup::Found);
+  CHECK(again.ref.ptr == &t.items[1].n);
+  CHECK(read_leaf(again.ref).text == "77");
+  // Another value of the same type: its own field.
+  Tree u = sample();
+  u.items.resize(3);
+  CHECK(find_leaf(u, *steps).ref.ptr == &u.items[1].n);
+  // The same steps over another type: looked up by name there, not by the first type's offsets.
+  const auto tick = parse_path("tick");
+  REQUIRE(tick);
+  CHECK(find_leaf(t, *tick).ref.ptr == &t.tick);
+  Padded p;
+  CHECK(find_leaf(p, *tick).status == LeafLookup::Never);
+  // Past the vector's end now: absent, then found once it grows.
+  const auto far = parse_path("items[1500].x");
+  REQUIRE(far);
+  CHECK(find_leaf(t, *far).status == LeafLookup::Absent);
+  t.items.resize(1501);
+  CHECK(find_leaf(t, *far).ref.ptr == &t.items[1500].x);
+}

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -13,6 +14,7 @@
 #include <span>
 #include <string_view>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "lockstep/core/reflect.h"
@@ -134,6 +136,8 @@ std::vector<ConstLeafEntry> list_leaves(const T& value) {
   return out;
 }
 
+struct PathStep;
+struct FoundLeaf;
 /// One step of a field path: a field's name, or an index into an array or a vector.
 struct PathStep {
   std::string name;  ///< empty for an index
@@ -142,6 +146,13 @@ struct PathStep {
   /// For a name: its place in its struct's listing, learnt by the first find_leaf that follows
   /// it (a listing never changes), so a path followed every tick compares numbers, not names.
   mutable int32_t slot = -1;
+  /// For a name, also learnt by the first find_leaf: the struct type it was followed in, the
+  /// field's offset in it and how to follow the rest of the path from the field. A type's layout
+  /// never changes, so a path followed every tick goes straight to the field instead of visiting
+  /// the struct's listing (export's cost per column).
+  mutable const void* owner = nullptr;
+  mutable std::ptrdiff_t offset = 0;
+  mutable FoundLeaf (*rest)(const void*, std::span<const PathStep>) = nullptr;
 };
 /// `walkers[3].pos.x` as its steps; nullopt when it is no plain path (a glob, a stray bracket).
 std::optional<std::vector<PathStep>> parse_path(std::string_view path);
@@ -161,7 +172,19 @@ struct FoundLeaf {
   std::vector<std::string> under;
 };
 
+template <class T>
+FoundLeaf find_leaf(const T& value, std::span<const PathStep> path);
+
 namespace detail {
+template <class U>
+const void* type_tag() {
+  static const char tag = 0;
+  return &tag;
+}
+template <class F>
+FoundLeaf find_leaf_from(const void* field, std::span<const PathStep> path) {
+  return find_leaf(*static_cast<const F*>(field), path);
+}
 template <class T>
 std::vector<std::string> leaf_paths_under(const T& value) {
   std::vector<std::string> out;
@@ -195,15 +218,25 @@ FoundLeaf find_leaf(const T& value, std::span<const PathStep> path) {
     static_assert(Reflected<U>, "field type has no field listing");
     if (path.empty()) return {LeafLookup::NotLeaf, {}, detail::leaf_paths_under(value)};
     if (path[0].is_index()) return {LeafLookup::Never, {}, {}};
+    const PathStep& step = path[0];
+    const char* base = reinterpret_cast<const char*>(&value);
+    if (step.rest && step.owner == detail::type_tag<U>()) return step.rest(base + step.offset, path.subspan(1));
     FoundLeaf out;
     bool seen = false;
     int32_t k = 0;
-    const PathStep& step = path[0];
     U::fields(value, [&](const FieldInfo& fi, const auto& field) {
       const int32_t at = k++;
       if (seen || (step.slot >= 0 && at != step.slot) || step.name != fi.name) return;
       seen = true;
       step.slot = at;
+      // Only a member stored in the struct itself is reached by its offset (a listing could hand
+      // over a value it computes).
+      const char* f = reinterpret_cast<const char*>(&field);
+      if (f >= base && f < base + sizeof(U)) {
+        step.owner = detail::type_tag<U>();
+        step.offset = f - base;
+        step.rest = &detail::find_leaf_from<std::remove_cvref_t<decltype(field)>>;
+      }
       out = find_leaf(field, path.subspan(1));
     });
     return out;
