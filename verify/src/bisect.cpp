@@ -216,13 +216,45 @@ CommitBisect bisect_commits(const std::string& repo, const std::string& good, co
     throw InputError(repo, "", "not a git repository");
   if (run_capture({"git", "-C", repo, "status", "--porcelain", "--untracked-files=no"}, &out, &err) != 0 || !out.empty())
     throw InputError(repo, "", "the work tree has uncommitted changes: commit or stash them first (bisect checks out other commits)");
-  for (const auto* c : {&good, &bad})
-    if (run_capture({"git", "-C", repo, "rev-parse", "--verify", "--quiet", *c + "^{commit}"}, &out, &err) != 0)
-      throw InputError(repo, *c, "no such commit");
+  // Each end as a commit id: once git bisect has checked out a midpoint, HEAD names that.
+  std::string ids[2];
+  for (int i = 0; i < 2; ++i) {
+    const std::string& c = i == 0 ? good : bad;
+    if (run_capture({"git", "-C", repo, "rev-parse", "--verify", "--quiet", c + "^{commit}"}, &out, &err) != 0)
+      throw InputError(repo, c, "no such commit");
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    ids[i] = out;
+  }
+  const std::string good_id = ids[0], bad_id = ids[1];
   CommitBisect r;
   run_capture({"git", "-C", repo, "bisect", "reset"}, &out, &err);
   if (run_capture({"git", "-C", repo, "bisect", "start", bad, good}, &out, &err) != 0)
     throw InputError(repo, "", "git bisect start failed: " + err);
+  // git bisect takes GOOD as good and BAD as bad without running the step there: a BAD that passes
+  // would be named "the first bad commit" of a range with nothing bad in it, and a GOOD that fails
+  // would blame a commit after it. Both ends run the step first (BAD first: a run whose BAD passes
+  // needs no other build).
+  auto step_at = [&](const std::string& commit) {
+    std::string o, e;
+    if (run_capture({"git", "-C", repo, "checkout", "--quiet", commit}, &o, &e) != 0) {
+      run_capture({"git", "-C", repo, "bisect", "reset"}, &o, &e);
+      throw InputError(repo, commit, "could not check it out: " + e);
+    }
+    // sh -c SCRIPT DIR STEP: the step runs in the checked-out tree, as git bisect run runs it.
+    return run_capture({"/bin/sh", "-c", "cd \"$0\" && exec /bin/sh -c \"$1\"", repo, command}, &o, &e);
+  };
+  const int at_bad = step_at(bad_id);
+  if (at_bad == 0) {
+    run_capture({"git", "-C", repo, "bisect", "reset"}, &out, &err);
+    r.log = bad + " passes the step";
+    return r;
+  }
+  const int at_good = step_at(good_id);
+  if (at_good != 0) {
+    run_capture({"git", "-C", repo, "bisect", "reset"}, &out, &err);
+    throw InputError(repo, good, at_good == 125 ? "the step could not test it (exit 125: it did not build?)"
+                                                : "fails the step itself (exit " + std::to_string(at_good) + "): name an older good commit");
+  }
   const int st = run_capture({"git", "-C", repo, "bisect", "run", "/bin/sh", "-c", command}, &out, &err);
   r.log = out + err;
   std::string bad_commit;

@@ -87,6 +87,11 @@ int cmd_bisect(const BisectArgs& a) {
       throw;
     }
     fs::remove_all(tmp);
+    if (r.first_bad.empty()) {
+      std::printf("result      %s passes the step: nothing parts between %s and %s\n", a.git[1].c_str(), a.git[0].c_str(),
+                  a.git[1].c_str());
+      return kExitOk;
+    }
     std::printf("first bad   %s %s\n", r.first_bad.c_str(), r.subject.c_str());
     return kExitDiffer;
   }

@@ -51,7 +51,7 @@ BuildBisect bisect_builds(const std::string& exe_a, const std::string& exe_b, co
 // ------------------------------------------------------------ across commits
 
 struct CommitBisect {
-  std::string first_bad;  ///< the commit id
+  std::string first_bad;  ///< the commit id; empty when BAD itself passes the step (nothing to bisect)
   std::string subject;    ///< its subject line
   std::string log;        ///< what git bisect printed
 };
