@@ -2,6 +2,9 @@
 
 #include <cstdio>
 
+#include "lockstep/core/model.h"
+#include "lockstep/core/hash.h"
+
 namespace lockstep::cli {
 
 JsonOut json_result(const std::string& command, bool ok) {
@@ -9,6 +12,18 @@ JsonOut json_result(const std::string& command, bool ok) {
   j["schema"] = "lockstep." + command + "/" + std::to_string(kJsonSchemaVersion);
   j["ok"] = ok;
   return j;
+}
+
+void add_state_hashes(JsonOut& j, const Model& m) {
+  const auto h = m.hashes();
+  const auto& info = m.info();
+  j["ticks"] = m.tick();
+  j["final_hash"] = hex64(h.whole);
+  j["model"] = info.name;
+  j["model_version"] = info.version;
+  JsonOut subs = JsonOut::object();
+  for (uint32_t i = 0; i < h.count; ++i) subs[info.subsystems[i]] = hex64(h.sub[i]);
+  j["subsystems"] = subs;
 }
 
 void print_json(const JsonOut& j) {

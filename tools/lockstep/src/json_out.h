@@ -11,6 +11,10 @@
 #include <optional>
 #include <string>
 
+namespace lockstep {
+class Model;
+}
+
 namespace lockstep::cli {
 
 using JsonOut = nlohmann::ordered_json;
@@ -20,6 +24,9 @@ constexpr int kJsonSchemaVersion = 1;
 
 /// {"schema": "lockstep.<command>/1", "ok": ok}: add the command's own keys after these.
 JsonOut json_result(const std::string& command, bool ok);
+/// The model's state after its last step, as `run` and `record` give it: "ticks", "final_hash",
+/// "model", "model_version" and "subsystems" (each subsystem's hash by name).
+void add_state_hashes(JsonOut& j, const Model& m);
 /// Print the object on one line of stdout.
 void print_json(const JsonOut& j);
 /// A value or null.

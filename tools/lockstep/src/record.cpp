@@ -99,13 +99,7 @@ class Record final : public Command {
                    static_cast<unsigned long long>(ticks), static_cast<unsigned long long>(kept));
     if (json_) {
       JsonOut j = json_result("record", !stopped_by);
-      j["ticks"] = kept;
-      j["final_hash"] = hex64(h.whole);
-      j["model"] = info.name;
-      j["model_version"] = info.version;
-      JsonOut subs = JsonOut::object();
-      for (uint32_t i = 0; i < h.count; ++i) subs[info.subsystems[i]] = hex64(h.sub[i]);
-      j["subsystems"] = subs;
+      add_state_hashes(j, *model);
       j["recording"] = out_;
       j["bytes"] = rec.bytes_written();
       j["interrupted"] = stopped_by ? JsonOut(stopped_by == SIGINT ? "SIGINT" : "SIGTERM") : JsonOut(nullptr);

@@ -42,13 +42,7 @@ class Run final : public Command {
     const auto& info = model->info();
     if (json_) {
       JsonOut j = json_result("run", true);
-      j["ticks"] = model->tick();
-      j["final_hash"] = hex64(h.whole);
-      j["model"] = info.name;
-      j["model_version"] = info.version;
-      JsonOut subs = JsonOut::object();
-      for (uint32_t i = 0; i < h.count; ++i) subs[info.subsystems[i]] = hex64(h.sub[i]);
-      j["subsystems"] = subs;
+      add_state_hashes(j, *model);
       print_json(j);
       return kExitOk;
     }
