@@ -35,6 +35,7 @@ constexpr float kPassMargin = 0.1f;       ///< m between bodies when overtaking 
 constexpr float kPassClear = 0.05f;       ///< m: the overtaking line is open when nobody else is nearer (S22)
 constexpr float kSidestepMaxYaw = 0.6f;   ///< rad (34 degrees)
 constexpr float kFollowMaxYaw = 0.25f;    ///< rad (14 degrees)
+constexpr float kDepth = 0.75f;           ///< a body's half-depth along its heading over its half-width r (docs/station-forces.md, "The body's shape")
 
 // Fixed-point accumulation (2^-32 m/s^2): integer sums are associative, so a
 // walker's total does not depend on the order its neighbours are visited in.
@@ -59,6 +60,16 @@ inline float from_fix(FixSum v) {
 }
 
 }  // namespace
+
+// The body's shape (docs/station-forces.md, S28): its extent from the centre
+// toward the unit direction n is r across its axis (the way it moves this
+// tick, move_dir_) and kDepth r along it, r (1 - (1 - kDepth) (n.axis)^2)
+// between; a body with no axis is a disc.
+inline float extent(float r, V2 axis, V2 n) {
+  if (axis == V2{}) return r;
+  const float c = dot(n, axis);
+  return r * (1.0f - (1.0f - kDepth) * c * c);
+}
 
 void StationModel::rebuild_neighbours() {
   // A uniform grid rebuilt each step (cells of 2 m, wider for very large
@@ -311,8 +322,12 @@ float StationModel::headway_of(uint32_t i) const {
     if (s > l || s < -l) return true;
     // The swept gap: how far I can move along e before my body touches theirs
     // (the zipper: one half a body to the side lets me come closer than one
-    // straight ahead; Hoogendoorn & Daamen 2005).
-    float gap = dot(d, e) - dmath::sqrt(l * l - s * s);
+    // straight ahead; Hoogendoorn & Daamen 2005). Across, the bodies are
+    // their half-widths; along e, my half-depth and their extent along e
+    // (S28): the sum of two shapes is taken as the ellipse of those axes.
+    const float depth = kDepth * w.radius + extent(o.radius, move_dir_[j], e);
+    const float across = 1.0f - (s * s) / (l * l);
+    float gap = dot(d, e) - depth * dmath::sqrt(across > 0.0f ? across : 0.0f);
     gap = gap < 0.0f ? 0.0f : gap;
     if (!(gap < best)) return true;
     bool hidden = false;  // a wall between us: not my headway
@@ -348,7 +363,8 @@ float StationModel::wall_gap_of(uint32_t i, V2 e, V2* normal) const {
     const Wall& wl = fl.walls[wall_items_[k]];
     if (wl.blocker >= 0 && wl.blocker == w.ignore_blocker) continue;
     const V2 pa = wl.a - w.pos, pb = wl.b - w.pos;
-    const float a0 = dot(pa, e), s0 = dot(pa, nl), a1 = dot(pb, e), s1 = dot(pb, nl);
+    // In a frame whose a is stretched by 1 / kDepth the body's shape (S28) is the disc of radius r.
+    const float a0 = dot(pa, e) / kDepth, s0 = dot(pa, nl), a1 = dot(pb, e) / kDepth, s1 = dot(pb, nl);
     if (a0 < 0.0f && a1 < 0.0f) continue;  // wholly behind my centre
     // The parameter range u in [lo, hi] of the wall inside the band |s| <= r.
     float lo = 0.0f, hi = 1.0f;
@@ -390,6 +406,7 @@ float StationModel::wall_gap_of(uint32_t i, V2 e, V2* normal) const {
         t = tt < t ? tt : t;
       }
     }
+    t *= kDepth;  // back to metres along e
     if (t < best) best = t, hit = static_cast<int32_t>(wall_items_[k]);
   }
   if (best < 0.0f) best = 0.0f;
@@ -418,8 +435,7 @@ void StationModel::accelerations(float h) {
       const Walker& o = state_.walkers[nb_items_[k]];
       const V2 dv = w.pos - o.pos;
       const float d2 = sqr_length(dv);
-      const float rij = w.radius + o.radius;
-      const float reach = rij + kSocialRange;
+      const float reach = w.radius + o.radius + kSocialRange;
       if (d2 >= reach * reach) continue;
       float d = dmath::sqrt(d2);
       V2 nrm;
@@ -430,6 +446,8 @@ void StationModel::accelerations(float h) {
         nrm = V2{i < nb_items_[k] ? -1.0f : 1.0f, 0.0f};
         d = 0.0f;
       }
+      // The two bodies' extents toward each other (S28): the same sum for both.
+      const float rij = extent(w.radius, move_dir_[i], nrm) + extent(o.radius, move_dir_[nb_items_[k]], nrm);
       const float gap = rij - d;  // > 0: bodies overlap
       // Social repulsion A exp((r_ij - d_ij)/B) n_ij, weighted by the field of view.
       const float cosphi = -dot(nrm, e);  // 1: the other is straight ahead
@@ -464,7 +482,7 @@ void StationModel::accelerations(float h) {
       const float d = dmath::sqrt(d2);
       if (!(d > 1e-6f)) continue;  // on the line itself: the integrator keeps it from crossing
       const V2 nrm{dv.x / d, dv.y / d};
-      const float gap = w.radius - d;
+      const float gap = extent(w.radius, move_dir_[i], nrm) - d;
       V2 a{};
       // Soft wall force, muted for the obstacle a recovery ignores (seed 002, Recovery).
       if (!(wl.blocker >= 0 && wl.blocker == w.ignore_blocker)) {

@@ -55,7 +55,7 @@ inline constexpr float kLaneCloseM = 6.0f;        ///< m: a leg into the goal cl
 inline constexpr float kDefaultUnstickS = 3.0f;
 inline constexpr float kIgnoreObstacleS = 1.6f;
 inline constexpr float kProgressStep = 0.3f;      ///< m: S9, progress is getting this much closer
-inline constexpr float kTimeGap = 0.3f;           ///< s: headway speed = gap / T (docs/station-forces.md, "Headway")
+inline constexpr float kTimeGap = 0.35f;          ///< s: headway speed = gap / T (docs/station-forces.md, "Headway")
 inline constexpr float kHeadwayCap = 3.0f;        ///< m: the headway looked for (nobody nearer: 3 m)
 inline constexpr float kOncomingRange = 20.0f;     ///< m ahead a walker looks for someone coming the other way (S25)
 inline constexpr float kOncomingHalf = 3.0f;       ///< m to either side of its line
@@ -579,7 +579,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 4;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m (issue 14)
+  static constexpr uint32_t kVersion = 5;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s (issue 14)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
 
   static Scenario load_scenario(const Json& j, const JsonReader& reader);

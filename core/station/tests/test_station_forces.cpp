@@ -124,6 +124,31 @@ TEST_CASE("station forces - a hard shove into a wall is refused and speeds stay 
   }
 }
 
+TEST_CASE("station forces - a body is 0.75 r deep along its motion and r wide across it (S28)", "[station][forces][contact]") {
+  // Two pairs heading east, centres 0.45 m apart: side by side (across the
+  // motion: 0.25 + 0.25 = 0.5 m, so they overlap by 5 cm and the body force
+  // k g / m = 75 m/s^2 drives them apart), and one behind the other (along the
+  // motion: 0.1875 + 0.1875 = 0.375 m, so they do not touch; discs of radius
+  // 0.25 would overlap by 5 cm there too). After one tick from rest the side by
+  // side pair separates fast; the one ahead of the other pair has only its drive
+  // and HFV's social push from behind, 2000 N exp(-0.075 / 0.08) x 0.5 / 80 kg.
+  Json j = hall(20, 10);
+  j["portals"] = Json::array({Json{{"id", "end"}, {"polygon", rect(18, 0, 20, 10)}, {"mode", "despawn"}}});
+  auto at = [](double x, double y) { return Json{{"position", {x, y}}, {"destination", "end"}, {"desired_speed", 1.34}, {"radius", 0.25}}; };
+  j["walkers"] = Json::array({at(5, 3), at(5, 3.45), at(5, 7), at(5.45, 7)});
+  auto m = make(j);
+  m.step({});
+  const auto& ws = m.state().walkers;
+  INFO("side by side vy " << ws[0].vel.y << ", " << ws[1].vel.y << "; ahead vx " << ws[3].vel.x);
+  CHECK(ws[1].vel.y - ws[0].vel.y > 1.0f);  // in contact: pushed apart
+  // Not in contact: the drive's 1.34 (1 - e^{-0.1}) = 0.13 m/s and the push's
+  // 0.05 s x 4.9 m/s^2 = 0.25 m/s; a contact would have given the 1.3 v0 cap.
+  CHECK(ws[3].vel.x < 0.5f);
+  CHECK(ws[3].vel.x > 0.2f);
+  const double push = 2000.0 * ref::exp(-0.075 / 0.08) * 0.5 / 80.0;
+  CHECK(push * 0.05 == Approx(0.25).margin(0.01));
+}
+
 TEST_CASE("station forces - bodies pressed together separate without blowing up (stable contact)",
           "[station][forces][contact]") {
   // Two overlapping bodies (0.2 m apart, radii 0.25): k/m = 1500 s^-2 contact

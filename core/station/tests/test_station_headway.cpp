@@ -15,7 +15,8 @@ namespace ref = lockstep::test_support::ref;
 
 namespace {
 
-constexpr float kT = 0.3f;  // the time gap the docs give
+constexpr float kT = 0.35f;  // the time gap the docs give
+constexpr double kFrontBack = 0.375;  // two bodies of radius 0.25 front to back: 2 x 0.75 r (the body's shape, S28)
 constexpr double kSwept = -1.0;  // a case's expectation: the swept gap along A's direction
 
 /// A 30 x 6 m hall with exits at both ends.
@@ -36,9 +37,10 @@ TEST_CASE("station headway - the swept gap to the nearest walker ahead going my 
   // A at (10, 3) heads east at 1.3 m/s. B moves east at the same speed, so
   // sight only follows (no sidestep or overtake turns A's direction away). The
   // headway is measured in the planning phase from the positions at the tick's
-  // start: how far A's disc moves east before it touches B's, a - sqrt(l^2 -
-  // s^2) with a and s B's offset along and across A's heading and l = 0.25 +
-  // 0.25, capped at 3 m. Straight ahead that is the centre distance less l; to
+  // start: how far A's body moves east before it touches B's, a - D sqrt(1 -
+  // s^2 / l^2) with a and s B's offset along and across A's heading, l = 0.25 +
+  // 0.25 the two half-widths and D = 0.375 the two half-depths (S28: 0.75 r
+  // each), capped at 3 m. Straight ahead that is the centre distance less D; to
   // the side it is more (the zipper: a body half to the side lets one close up).
   struct Case {
     const char* what;
@@ -47,12 +49,12 @@ TEST_CASE("station headway - the swept gap to the nearest walker ahead going my 
     double expect;
   };
   const Case cases[] = {
-      {"straight ahead, going my way", 11.2f, 3.0f, "east", 0.7},
+      {"straight ahead, going my way", 11.2f, 3.0f, "east", 1.2 - kFrontBack},
       // Sight's follow turns A toward B's line (at most 0.25 rad), so the
       // expectation is taken along A's direction after the step (kSwept).
       {"ahead and 0.4 m to the side: in the body corridor", 11.2f, 3.4f, "east", kSwept},
       {"ahead and 0.3 m to the other side", 11.2f, 2.7f, "east", kSwept},
-      {"0.4 m ahead and 0.3 m to the side: already touching diagonally", 10.4f, 3.3f, "east", 0.0},
+      {"0.2 m ahead and 0.3 m to the side: already touching diagonally", 10.2f, 3.3f, "east", 0.0},
       {"ahead and 0.6 m to the side: beside my line", 11.2f, 3.6f, "east", 3.0},
       {"ahead, facing the other way (walking backward)", 11.2f, 3.0f, "west", 3.0},
       {"behind me", 8.8f, 3.0f, "east", 3.0},
@@ -72,10 +74,15 @@ TEST_CASE("station headway - the swept gap to the nearest walker ahead going my 
     const double ex = a.dir.x, ey = a.dir.y, dx = c.bx - 10.0, dy = c.by - 3.0;
     const double along = dx * ex + dy * ey, across = -dx * ey + dy * ex;
     REQUIRE(std::fabs(across) < 0.5);
-    CHECK(a.headway == Approx(along - ref::sqrt(0.25 - across * across)).margin(1e-5));
-    // Never less than the centre distance less the radii (more the further
-    // to the side: the zipper).
-    CHECK(a.headway >= ref::sqrt(dx * dx + dy * dy) - 0.5 - 1e-5);
+    // A's direction is turned by the follow yaw, so B's extent along it is a
+    // little more than B's half-depth: r (1 - 0.25 (e_A.e_B)^2).
+    const auto& b = m.state().walkers[1];
+    const double cab = ex * b.dir.x + ey * b.dir.y;
+    const double depth = 0.1875 + 0.25 * (1.0 - 0.25 * cab * cab);
+    CHECK(a.headway == Approx(along - depth * ref::sqrt(1.0 - across * across / 0.25)).margin(1e-5));
+    // Never less than the centre distance less the two depths (more the
+    // further to the side: the zipper).
+    CHECK(a.headway >= ref::sqrt(dx * dx + dy * dy) - depth - 1e-5);
   }
   SECTION("a wall between us is not a headway") {
     Json j = two_way_hall();
@@ -90,7 +97,8 @@ TEST_CASE("station headway - the swept gap to the nearest walker ahead going my 
 TEST_CASE("station headway - closing on a slow walker ahead: held at gap / T, never touching", "[station][headway]") {
   // Single file (a corridor 1 m wide, no room to pass): B walks east at
   // 0.2 m/s (the speed floor); A comes up behind at 1.3 m/s. The headway slows
-  // A to B's pace at a gap of about 0.2 x 0.3 = 0.06 m; the bodies never overlap.
+  // A to B's pace at a gap of about 0.2 x 0.35 = 0.07 m; the bodies (0.375 m
+  // front to back, S28) never overlap.
   Json j = hall(30, 1);
   j["portals"] = Json::array({Json{{"id", "east"}, {"polygon", rect(28, 0, 30, 1)}, {"mode", "despawn"}}});
   j["walkers"] = Json::array({walker(6, 0.5f, "east", 1.3f, 1.3f), walker(9, 0.5f, "east", 0.2f, 0.2f)});
@@ -100,20 +108,20 @@ TEST_CASE("station headway - closing on a slow walker ahead: held at gap / T, ne
     m.step({});
     const auto& a = m.state().walkers[0];
     const auto& b = m.state().walkers[1];
-    least = std::min(least, length(b.pos - a.pos) - 0.5f);
+    least = std::min(least, length(b.pos - a.pos) - static_cast<float>(kFrontBack));
     // The cap: along its direction A is never faster than its headway allows.
     CHECK(a.vel.x * a.dir.x + a.vel.y * a.dir.y <= a.headway / kT + 1e-4f);
   }
   const auto& a = m.state().walkers[0];
   const auto& b = m.state().walkers[1];
-  INFO("least gap " << least << ", final gap " << length(b.pos - a.pos) - 0.5f);
+  INFO("least gap " << least << ", final gap " << length(b.pos - a.pos) - kFrontBack);
   CHECK(least >= 0.0f);                          // never touching
   CHECK(a.pos.x < b.pos.x);                      // never passed
   // At B's pace (B itself a little over its 0.2 m/s: the push from behind is
   // HFV's), at the gap that pace allows.
   CHECK(a.vel.x == Approx(b.vel.x).margin(0.02));
   CHECK(a.vel.x < 0.35f);
-  CHECK(length(b.pos - a.pos) - 0.5f == Approx(a.vel.x * kT).margin(0.02));
+  CHECK(length(b.pos - a.pos) - kFrontBack == Approx(a.vel.x * kT).margin(0.02));
 }
 
 TEST_CASE("station headway - a push from behind never makes a held walker faster than its headway", "[station][headway]") {
@@ -191,7 +199,7 @@ TEST_CASE("station walls - a wall in the way slows to the wall gap over T; a doo
     j["portals"] = Json::array({Json{{"id", "east"}, {"polygon", rect(28, 0, 30, 4)}, {"mode", "despawn"}}});
     j["walkers"] = Json::array({walker(8, 2, "east", 1.34f)});
     auto m = make(j);
-    const float r = m.state().walkers[0].radius;
+    const float r = 0.75f * m.state().walkers[0].radius;  // the body's half-depth (S28)
     float slowest_gap = 1e9f;
     for (int k = 0; k < 100; ++k) {  // 5 s: before the first recovery
       const float gap = 12.0f - r - m.state().walkers[0].pos.x;  // the wall gap at the tick's start
