@@ -1,0 +1,471 @@
+// lockstep view RUN.lsr [B.lsr] -o run.html: one self-contained HTML page that plays a recording
+// top-down (the model contract's drawing, drawing.h), with a timeline, a field inspector and, for
+// two recordings, the first divergence as `diff` reports it (docs/view.md).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "json_out.h"
+#include "lockstep/core/model.h"
+#include "lockstep/core/text.h"
+#include "lockstep/replay/lsr.h"
+#include "lockstep/replay/replay.h"
+#include "lockstep/verify/rundiff.h"
+#include "progress.h"
+
+namespace lockstep::cli {
+
+extern const char kViewerHtml[];  // tools/lockstep/view/viewer.html, embedded by the build (viewer_html.cpp)
+
+namespace {
+
+// ---- the page's data (docs/view.md, "The page's data")
+//
+// Both streams are bytes of unsigned LEB128 varints (signed values zigzagged), base64 in the page.
+// Frames: per frame, the tick's step from the previous frame's, a flags varint (1: a key frame, 2:
+// the structure is the previous frame's), the structure unless flag 2 (its length, then its values:
+// the body count; per body its id, state string, path string, floor; the shape count; per shape its
+// kind, layer string, body + 1, floor, point count and text string), then the numbers (per body x,
+// y and radius in mm and the heading in 1/65536 turn; per shape its points' x, y and its radius in
+// mm) as differences from the previous frame's numbers (from 0 in a key frame or when their count
+// changed), runs of zeros written as one varint (run << 1 | 1), others as (zigzag << 1).
+// Fields: per snapshot, the tick's step from the previous snapshot's, a flags varint (1: key), the
+// entry count, and per entry the path's index (difference from the previous entry's) and the value
+// text's length + 1 then its bytes (0: the field is gone). A key snapshot lists every field; the
+// others what changed since the previous snapshot.
+
+class Bytes {
+ public:
+  void uv(uint64_t v) {
+    while (v >= 0x80) {
+      b.push_back(static_cast<uint8_t>(v | 0x80));
+      v >>= 7;
+    }
+    b.push_back(static_cast<uint8_t>(v));
+  }
+  void sv(int64_t v) { uv((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
+  void text(const std::string& s) {
+    uv(s.size() + 1);
+    b.insert(b.end(), s.begin(), s.end());
+  }
+  std::vector<uint8_t> b;
+};
+
+class Strings {
+ public:
+  uint32_t id(const std::string& s) {
+    const auto [it, added] = index_.emplace(s, static_cast<uint32_t>(list_.size()));
+    if (added) list_.push_back(s);
+    return it->second;
+  }
+  const std::vector<std::string>& list() const { return list_; }
+
+ private:
+  std::vector<std::string> list_;
+  std::map<std::string, uint32_t> index_;
+};
+
+int64_t mm(double v) {
+  const double q = std::round(v * 1000.0);
+  return static_cast<int64_t>(std::clamp(q, -9.0e15, 9.0e15));
+}
+
+constexpr uint32_t kKeyEvery = 32;  ///< a key frame (snapshot) every this many
+
+/// The numbers a frame holds (what its size is estimated by).
+std::size_t numbers_of(const Drawing& d) {
+  std::size_t n = d.bodies.size() * 4;
+  for (const auto& s : d.shapes) n += 2 * s.points.size() + 1;
+  return n;
+}
+
+class FrameStream {
+ public:
+  explicit FrameStream(Strings& strings) : strings_(strings) {}
+  void add(uint64_t tick, const Drawing& d) {
+    std::vector<int64_t> st, num;
+    st.reserve(d.bodies.size() * 4 + d.shapes.size() * 6 + 2);
+    num.reserve(numbers_of(d));
+    st.push_back(static_cast<int64_t>(d.bodies.size()));
+    for (const auto& b : d.bodies) {
+      st.push_back(b.view.id);
+      st.push_back(strings_.id(b.state));
+      st.push_back(strings_.id(b.path));
+      st.push_back(b.view.floor);
+      num.push_back(mm(b.view.x));
+      num.push_back(mm(b.view.y));
+      num.push_back(mm(b.view.radius));
+      const double turn = std::atan2(b.view.hy, b.view.hx) / (2.0 * 3.14159265358979323846);
+      num.push_back(static_cast<int64_t>(std::lround(turn * 65536.0)) & 0xffff);
+    }
+    st.push_back(static_cast<int64_t>(d.shapes.size()));
+    for (const auto& s : d.shapes) {
+      st.push_back(static_cast<int64_t>(s.kind));
+      st.push_back(strings_.id(s.layer));
+      st.push_back(s.body + 1);
+      st.push_back(s.floor);
+      st.push_back(static_cast<int64_t>(s.points.size()));
+      st.push_back(strings_.id(s.text));
+      for (const auto& p : s.points) {
+        num.push_back(mm(p.x));
+        num.push_back(mm(p.y));
+      }
+      num.push_back(mm(s.radius));
+    }
+    const bool key = count_ % kKeyEvery == 0;
+    const bool same_st = !key && st == prev_st_;
+    out_.uv(tick - prev_tick_);
+    out_.uv((key ? 1u : 0u) | (same_st ? 2u : 0u));
+    if (!same_st) {
+      out_.uv(st.size());
+      for (const auto v : st) out_.sv(v);
+    }
+    const bool delta = same_st && num.size() == prev_num_.size();
+    uint64_t zeros = 0;
+    for (std::size_t i = 0; i < num.size(); ++i) {
+      const int64_t v = delta ? num[i] - prev_num_[i] : num[i];
+      if (v == 0) {
+        ++zeros;
+        continue;
+      }
+      if (zeros) out_.uv(zeros << 1 | 1);
+      zeros = 0;
+      out_.uv(((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)) << 1);
+    }
+    if (zeros) out_.uv(zeros << 1 | 1);
+    prev_st_ = std::move(st);
+    prev_num_ = std::move(num);
+    prev_tick_ = tick;
+    ++count_;
+  }
+  const std::vector<uint8_t>& bytes() const { return out_.b; }
+  uint64_t count() const { return count_; }
+
+ private:
+  Strings& strings_;
+  Bytes out_;
+  std::vector<int64_t> prev_st_, prev_num_;
+  uint64_t prev_tick_ = 0, count_ = 0;
+};
+
+class FieldStream {
+ public:
+  explicit FieldStream(Strings& paths) : paths_(paths) {}
+  void add(uint64_t tick, const Model& m) {
+    const auto leaves = m.leaves();
+    const bool key = count_ % kKeyEvery == 0;
+    std::vector<std::pair<uint32_t, std::string>> now;
+    now.reserve(leaves.size());
+    for (const auto& l : leaves) now.emplace_back(paths_.id(l.path), read_leaf(l.ref).text);
+    std::vector<std::pair<uint32_t, const std::string*>> entries;  // nullptr: gone
+    std::vector<uint8_t> seen(prev_.size(), 0);
+    for (const auto& [p, v] : now) {
+      if (p < seen.size()) seen[p] = 1;
+      if (key || p >= prev_.size() || !present_[p] || prev_[p] != v) entries.emplace_back(p, &v);
+    }
+    for (std::size_t p = 0; p < seen.size(); ++p)
+      if (present_[p] && !seen[p]) entries.emplace_back(static_cast<uint32_t>(p), nullptr);
+    out_.uv(tick - prev_tick_);
+    out_.uv(key ? 1u : 0u);
+    out_.uv(entries.size());
+    int64_t last = 0;
+    for (const auto& [p, v] : entries) {
+      out_.sv(static_cast<int64_t>(p) - last);
+      last = p;
+      if (v)
+        out_.text(*v);
+      else
+        out_.uv(0);
+    }
+    if (prev_.size() < paths_.list().size()) {
+      prev_.resize(paths_.list().size());
+      present_.resize(paths_.list().size(), 0);
+    }
+    std::fill(present_.begin(), present_.end(), 0);
+    for (auto& [p, v] : now) {
+      prev_[p] = std::move(v);
+      present_[p] = 1;
+    }
+    prev_tick_ = tick;
+    ++count_;
+  }
+  const std::vector<uint8_t>& bytes() const { return out_.b; }
+  uint64_t count() const { return count_; }
+
+ private:
+  Strings& paths_;
+  Bytes out_;
+  std::vector<std::string> prev_;
+  std::vector<uint8_t> present_;
+  uint64_t prev_tick_ = 0, count_ = 0;
+};
+
+std::string base64(const std::vector<uint8_t>& in) {
+  static const char* t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((in.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    const uint32_t v = (uint32_t{in[i]} << 16) | (uint32_t{in[i + 1]} << 8) | in[i + 2];
+    out += t[v >> 18];
+    out += t[(v >> 12) & 63];
+    out += t[(v >> 6) & 63];
+    out += t[v & 63];
+  }
+  if (i < in.size()) {
+    const uint32_t v = (uint32_t{in[i]} << 16) | (i + 1 < in.size() ? uint32_t{in[i + 1]} << 8 : 0u);
+    out += t[v >> 18];
+    out += t[(v >> 12) & 63];
+    out += i + 1 < in.size() ? t[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+JsonOut scene_json(const Drawing& d) {
+  JsonOut shapes = JsonOut::array();
+  for (const auto& s : d.shapes) {
+    JsonOut pts = JsonOut::array();
+    for (const auto& p : s.points) {
+      pts.push_back(p.x);
+      pts.push_back(p.y);
+    }
+    JsonOut o{{"kind", static_cast<int>(s.kind)}, {"layer", s.layer}, {"floor", s.floor}, {"points", std::move(pts)}};
+    if (s.kind == DrawShape::Kind::Circle) o["radius"] = s.radius;
+    if (!s.text.empty()) o["text"] = s.text;
+    shapes.push_back(std::move(o));
+  }
+  return shapes;
+}
+
+struct ViewArgs {
+  std::vector<std::string> paths;
+  std::string out;
+  long long from = -1, to = -1;
+  long long every = 0, fields_every = 0;
+  bool all = false;
+};
+
+// The budgets the automatic --every and --fields-every keep to, in bytes of the page's data
+// before base64 (docs/view.md, "Large runs"): with base64's 4/3, under 45 MB in all.
+constexpr double kFrameBudget = 24.0e6;
+constexpr double kFieldBudget = 8.0e6;
+// What one number of a frame and one field of a snapshot cost, measured on the bundled models
+// (docs/view.md): a moving body's numbers change every tick, a scene's shapes rarely.
+constexpr double kBytesPerNumber = 1.2;
+constexpr double kBytesPerField = 2.5;
+
+struct Run {
+  const lsr::Recording* rec = nullptr;
+  uint64_t from = 0, to = 0;  // inclusive
+};
+
+int cmd_view(const ViewArgs& a) {
+  if (a.paths.size() > 2) throw InputError(a.paths[2], "", "view takes one recording, or two to compare");
+  std::vector<lsr::Recording> recs;
+  for (const auto& p : a.paths) recs.push_back(lsr::Recording::open(p));
+  for (const auto& r : recs)
+    if (r.damage()) print_damage(r);
+  check_tick_range(a.paths[0], a.from, a.to);
+
+  // Two recordings: the comparison `diff` makes, as it makes it.
+  std::optional<verify::RunDiff> diff;
+  if (recs.size() == 2) {
+    verify::DiffOptions opt;
+    opt.all = a.all;
+    diff = verify::diff_recordings(recs[0], recs[1], opt);
+  }
+
+  std::vector<Run> runs;
+  for (const auto& r : recs) {
+    const uint64_t end = r.first_tick() + r.ticks();
+    Run run{&r, a.from >= 0 ? static_cast<uint64_t>(a.from) : r.first_tick(), end};
+    if (a.to >= 0) run.to = std::min<uint64_t>(static_cast<uint64_t>(a.to), end);
+    if (run.from < r.first_tick())
+      throw InputError(r.source(), "--from", "tick " + std::to_string(run.from) + " is before the recording's first (" + std::to_string(r.first_tick()) + ")");
+    if (run.from > end)
+      throw InputError(r.source(), "--from", "tick " + std::to_string(run.from) + " is past the recording's end (" + std::to_string(end) + ")");
+    runs.push_back(run);
+  }
+  const uint64_t span = runs[0].to - runs[0].from + 1;
+
+  // The ticks drawn and inspected whatever --every says: both ends, and around a divergence the
+  // state before its step and the first that differs.
+  std::set<uint64_t> forced{runs[0].from, runs[0].to};
+  if (diff && diff->tick) {
+    forced.insert(*diff->tick);
+    forced.insert(*diff->tick + 1);
+  }
+
+  // --every and --fields-every: given, or the smallest that keep the page's data within budget,
+  // estimated from the drawings and the state's fields at a few ticks across the range.
+  uint64_t every = static_cast<uint64_t>(a.every), fields_every = static_cast<uint64_t>(a.fields_every);
+  double numbers = 0, fields = 0;
+  if (every == 0 || fields_every == 0) {
+    const int samples = static_cast<int>(std::min<uint64_t>(span, 5));
+    for (int k = 0; k < samples; ++k) {
+      const uint64_t t = runs[0].from + (samples > 1 ? (span - 1) * static_cast<uint64_t>(k) / static_cast<uint64_t>(samples - 1) : 0);
+      const auto m = replay::state_at(*runs[0].rec, t);
+      numbers += static_cast<double>(numbers_of(m->tick_drawing())) / samples;
+      fields += static_cast<double>(m->leaves().size()) / samples;
+    }
+  }
+  const double n_runs = static_cast<double>(runs.size());
+  if (every == 0)
+    every = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(static_cast<double>(span) * (numbers * kBytesPerNumber + 4) * n_runs / kFrameBudget)));
+  if (fields_every == 0) {
+    const double want = std::ceil(static_cast<double>(span) * (fields * kBytesPerField + 4) * n_runs / kFieldBudget);
+    fields_every = std::max<uint64_t>(every, (static_cast<uint64_t>(want) + every - 1) / every * every);
+  }
+
+  Strings strings, paths;
+  strings.id("");
+  JsonOut data = JsonOut::object();
+  JsonOut jruns = JsonOut::array();
+  Drawing scene;
+  std::string model_name;
+  uint64_t total_ticks = 0;
+  for (const auto& run : runs) total_ticks += run.to - run.from;
+  Progress progress("view", "tick", total_ticks);
+  uint64_t done = 0;
+  for (std::size_t ri = 0; ri < runs.size(); ++ri) {
+    const Run& run = runs[ri];
+    const lsr::Recording& r = *run.rec;
+    auto m = replay::state_at(r, run.from);
+    if (ri == 0) {
+      scene = m->scene_drawing();
+      model_name = m->info().name;
+      data["model"] = m->info().name;
+      data["model_version"] = m->info().version;
+      data["tick_rate_hz"] = m->info().tick_rate_hz;
+    }
+    FrameStream frames(strings);
+    FieldStream snaps(paths);
+    auto at = [&] {
+      const uint64_t t = m->tick();
+      if ((t - run.from) % every == 0 || forced.count(t)) frames.add(t, m->tick_drawing());
+      if ((t - run.from) % fields_every == 0 || forced.count(t)) snaps.add(t, *m);
+    };
+    at();
+    r.scan(run.from, run.to, [&](const lsr::TickRecord& t) {
+      m->step(t.input, r.source() + " tick " + std::to_string(t.tick));
+      at();
+      progress.update(++done);
+    }, nullptr);
+    jruns.push_back(JsonOut{{"recording", r.source()},
+                            {"from", run.from},
+                            {"to", m->tick()},
+                            {"frame_count", frames.count()},
+                            {"frames", base64(frames.bytes())},
+                            {"snapshot_count", snaps.count()},
+                            {"fields", base64(snaps.bytes())},
+                            {"frame_bytes", frames.bytes().size()},
+                            {"field_bytes", snaps.bytes().size()}});
+  }
+  data["every"] = every;
+  data["fields_every"] = fields_every;
+  data["strings"] = strings.list();
+  data["paths"] = paths.list();
+  data["scene"] = scene_json(scene);
+  data["runs"] = std::move(jruns);
+  if (diff) {
+    JsonOut j{{"same", diff->same()}, {"ticks_a", diff->ticks_a}, {"ticks_b", diff->ticks_b}, {"notes", diff->notes}};
+    j["report"] = verify::report_text(*diff, recs[0], recs[1]);
+    j["tick"] = json_or_null(diff->tick);
+    j["hash_tick"] = json_or_null(diff->hash_tick);
+    j["subsystems"] = diff->subsystems;
+    JsonOut fl = JsonOut::array();
+    for (const auto& f : diff->fields) {
+      JsonOut o{{"path", f.path}, {"subsystem", f.subsystem}};
+      if (f.is_size) {
+        o["size_a"] = f.size_a;
+        o["size_b"] = f.size_b;
+      } else {
+        o["a"] = f.a.text;
+        o["b"] = f.b.text;
+        o["a_bits"] = hex_bits(f.a);
+        o["b_bits"] = hex_bits(f.b);
+        if (auto u = ulp_distance(f.a, f.b)) o["ulps"] = *u;
+      }
+      fl.push_back(std::move(o));
+    }
+    j["fields"] = std::move(fl);
+    data["diff"] = std::move(j);
+  }
+
+  // The page: the viewer with its data in place of the marker. "</" is written "<\/" so that no
+  // string in the data (a path, a scenario's name) can close the script element.
+  std::string json = data.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  std::string safe;
+  safe.reserve(json.size() + 64);
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    if (json[i] == '<' && i + 1 < json.size() && json[i + 1] == '/') {
+      safe += "<\\/";
+      ++i;
+    } else {
+      safe += json[i];
+    }
+  }
+  const std::string page = kViewerHtml;
+  const std::string marker = "/*LOCKSTEP_DATA*/null";
+  const auto at = page.find(marker);
+  if (at == std::string::npos) throw std::logic_error("the viewer's page has no data marker");
+  std::ofstream out(a.out, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError(a.out, "", "cannot write the page");
+  out.write(page.data(), static_cast<std::streamsize>(at));
+  out.write(safe.data(), static_cast<std::streamsize>(safe.size()));
+  out.write(page.data() + at + marker.size(), static_cast<std::streamsize>(page.size() - at - marker.size()));
+  out.close();
+  if (!out) throw InputError(a.out, "", "cannot write the page");
+  const double mb = static_cast<double>(page.size() - marker.size() + safe.size()) / 1.0e6;
+  std::printf("wrote %s: %s, ticks %llu-%llu, a frame every %llu ticks, fields every %llu ticks, %.1f MB%s\n", a.out.c_str(),
+              model_name.c_str(), static_cast<unsigned long long>(runs[0].from), static_cast<unsigned long long>(runs[0].to),
+              static_cast<unsigned long long>(every), static_cast<unsigned long long>(fields_every), mb,
+              diff ? (diff->tick ? (", diverged at tick " + std::to_string(*diff->tick)).c_str() : ", no divergence") : "");
+  for (const auto& r : recs)
+    if (r.damage()) return kExitBadInput;
+  return kExitOk;
+}
+
+class View final : public Command {
+ public:
+  explicit View(CLI::App& app) {
+    sub = app.add_subcommand("view", "Write one self-contained HTML page that plays a recording (two: their divergence)");
+    sub->add_option("recordings", a_.paths, "RUN.lsr, or A.lsr B.lsr to overlay two runs and mark where they part")
+        ->required()
+        ->expected(1, 2)
+        ->check(CLI::ExistingFile);
+    add_output_option(sub, a_.out, "The HTML page to write (replaced if it exists)")->required();
+    add_tick_range(sub, a_.from, a_.to, "First tick drawn", "Last tick drawn (inclusive)");
+    sub->add_option("--every", a_.every, "Draw every Kth tick (default: the fewest that keep the page under about 45 MB)")
+        ->check(CLI::Range(1LL, 4294967295LL));
+    sub->add_option("--fields-every", a_.fields_every,
+                    "Embed the state's fields every Kth tick, for the inspector (default: as often as the budget allows)")
+        ->check(CLI::Range(1LL, 4294967295LL));
+    sub->add_flag("--all", a_.all, "With two recordings: every divergent field at the first divergent tick, as diff --all");
+    sub->footer(
+        "\nExample:\n  lockstep view yard.lsr -o yard.html\n  lockstep view a.lsr b.lsr -o diff.html\n"
+        "The page opens from disk in a browser (no network): space plays, left and right step a frame, the\n"
+        "wheel zooms, dragging pans, a click on a body shows its fields; #tick=N in the address opens it at\n"
+        "tick N. With two recordings the second is drawn over the first, the timeline marks the first\n"
+        "divergent tick and D jumps there (docs/view.md).\n\n"
+        "Exit 0 when the page is written, 2 for a bad recording, range or flag, or a damaged recording\n"
+        "(after the page of its good part is written).");
+  }
+  int run() override { return cmd_view(a_); }
+
+ private:
+  ViewArgs a_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_view(CLI::App& app) { return std::make_unique<View>(app); }
+
+}  // namespace lockstep::cli
