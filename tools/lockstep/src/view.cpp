@@ -89,15 +89,25 @@ class FrameStream {
  public:
   explicit FrameStream(Strings& strings) : strings_(strings) {}
   void add(uint64_t tick, const Drawing& d) {
-    std::vector<int64_t> st, num;
+    // The structure, and each item's numbers under its key (body, layer, kind, occurrence).
+    std::vector<int64_t> st;
     st.reserve(d.bodies.size() * 4 + d.shapes.size() * 6 + 2);
-    num.reserve(numbers_of(d));
+    std::map<Key, std::vector<int64_t>> items;
+    std::vector<Key> order;
+    std::map<Key, uint32_t> seen;
+    auto item = [&](int64_t body, int64_t layer, int64_t kind) -> std::vector<int64_t>& {
+      Key k{body, layer, kind, 0};
+      k.occ = seen[k]++;
+      order.push_back(k);
+      return items[k];
+    };
     st.push_back(static_cast<int64_t>(d.bodies.size()));
     for (const auto& b : d.bodies) {
       st.push_back(b.view.id);
       st.push_back(strings_.id(b.state));
       st.push_back(strings_.id(b.path));
       st.push_back(b.view.floor);
+      auto& num = item(b.view.id, -1, -1);
       num.push_back(mm(b.view.x));
       num.push_back(mm(b.view.y));
       num.push_back(mm(b.view.radius));
@@ -106,12 +116,14 @@ class FrameStream {
     }
     st.push_back(static_cast<int64_t>(d.shapes.size()));
     for (const auto& s : d.shapes) {
+      const int64_t layer = strings_.id(s.layer);
       st.push_back(static_cast<int64_t>(s.kind));
-      st.push_back(strings_.id(s.layer));
+      st.push_back(layer);
       st.push_back(s.body + 1);
       st.push_back(s.floor);
       st.push_back(static_cast<int64_t>(s.points.size()));
       st.push_back(strings_.id(s.text));
+      auto& num = item(s.body, layer, static_cast<int64_t>(s.kind));
       for (const auto& p : s.points) {
         num.push_back(mm(p.x));
         num.push_back(mm(p.y));
@@ -119,38 +131,69 @@ class FrameStream {
       num.push_back(mm(s.radius));
     }
     const bool key = count_ % kKeyEvery == 0;
+    if (key) key_offsets_.push_back(out_.b.size());
     const bool same_st = !key && st == prev_st_;
     out_.uv(tick - prev_tick_);
     out_.uv((key ? 1u : 0u) | (same_st ? 2u : 0u));
+    Runs runs(out_);
     if (!same_st) {
       out_.uv(st.size());
-      for (const auto v : st) out_.sv(v);
+      for (std::size_t i = 0; i < st.size(); ++i) runs.put(st[i] - (!key && i < prev_st_.size() ? prev_st_[i] : 0));
+      runs.end();
     }
-    const bool delta = same_st && num.size() == prev_num_.size();
-    uint64_t zeros = 0;
-    for (std::size_t i = 0; i < num.size(); ++i) {
-      const int64_t v = delta ? num[i] - prev_num_[i] : num[i];
-      if (v == 0) {
-        ++zeros;
-        continue;
-      }
-      if (zeros) out_.uv(zeros << 1 | 1);
-      zeros = 0;
-      out_.uv(((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)) << 1);
+    // An item's numbers go as differences from the same item's in the previous frame (a body's
+    // position moves a little), from 0 in a key frame or for an item new or of another size.
+    for (const Key& k : order) {
+      const auto& v = items[k];
+      const auto it = key ? prev_items_.end() : prev_items_.find(k);
+      const auto* before = it != prev_items_.end() && it->second.size() == v.size() ? &it->second : nullptr;
+      for (std::size_t i = 0; i < v.size(); ++i) runs.put(v[i] - (before ? (*before)[i] : 0));
     }
-    if (zeros) out_.uv(zeros << 1 | 1);
+    runs.end();
     prev_st_ = std::move(st);
-    prev_num_ = std::move(num);
+    prev_items_ = std::move(items);
+    ticks_.push_back(tick - prev_tick_);
     prev_tick_ = tick;
     ++count_;
   }
   const std::vector<uint8_t>& bytes() const { return out_.b; }
+  const std::vector<uint64_t>& key_offsets() const { return key_offsets_; }
+  /// Each frame's tick, as differences from the previous frame's.
+  const std::vector<uint64_t>& ticks() const { return ticks_; }
   uint64_t count() const { return count_; }
 
  private:
+  struct Key {
+    int64_t body, layer, kind;
+    uint32_t occ;
+    auto operator<=>(const Key&) const = default;
+  };
+  /// Zigzag varints with runs of zeros as one varint (run << 1 | 1), others as (zigzag << 1).
+  class Runs {
+   public:
+    explicit Runs(Bytes& out) : out_(out) {}
+    void put(int64_t v) {
+      if (v == 0) {
+        ++zeros_;
+        return;
+      }
+      end();
+      out_.uv(((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)) << 1);
+    }
+    void end() {
+      if (zeros_) out_.uv(zeros_ << 1 | 1);
+      zeros_ = 0;
+    }
+
+   private:
+    Bytes& out_;
+    uint64_t zeros_ = 0;
+  };
   Strings& strings_;
   Bytes out_;
-  std::vector<int64_t> prev_st_, prev_num_;
+  std::vector<int64_t> prev_st_;
+  std::map<Key, std::vector<int64_t>> prev_items_;
+  std::vector<uint64_t> key_offsets_, ticks_;
   uint64_t prev_tick_ = 0, count_ = 0;
 };
 
@@ -362,6 +405,8 @@ int cmd_view(const ViewArgs& a) {
                             {"from", run.from},
                             {"to", m->tick()},
                             {"frame_count", frames.count()},
+                            {"key_offsets", frames.key_offsets()},
+                            {"ticks", frames.ticks()},
                             {"frames", base64(frames.bytes())},
                             {"snapshot_count", snaps.count()},
                             {"fields", base64(snaps.bytes())},
@@ -371,7 +416,20 @@ int cmd_view(const ViewArgs& a) {
   data["every"] = every;
   data["fields_every"] = fields_every;
   data["strings"] = strings.list();
-  data["paths"] = paths.list();
+  // The field paths, front-coded: each as the length of the prefix it shares with the one before
+  // and the rest ("12:y" after "walkers[3].pos.x"), one a line; listing order makes the prefixes long.
+  std::string front;
+  {
+    const std::string* prev = nullptr;
+    for (const auto& p : paths.list()) {
+      std::size_t k = 0;
+      if (prev)
+        while (k < p.size() && k < prev->size() && p[k] == (*prev)[k]) ++k;
+      front += std::to_string(k) + ":" + p.substr(k) + "\n";
+      prev = &p;
+    }
+  }
+  data["paths"] = front;
   data["scene"] = scene_json(scene);
   data["runs"] = std::move(jruns);
   if (diff) {
