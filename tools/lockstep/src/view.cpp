@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "command.h"
@@ -60,15 +61,16 @@ class Bytes {
 class Strings {
  public:
   uint32_t id(const std::string& s) {
-    const auto [it, added] = index_.emplace(s, static_cast<uint32_t>(list_.size()));
-    if (added) list_.push_back(s);
-    return it->second;
+    if (const auto it = index_.find(s); it != index_.end()) return it->second;
+    index_.emplace(s, static_cast<uint32_t>(list_.size()));
+    list_.push_back(s);
+    return static_cast<uint32_t>(list_.size() - 1);
   }
   const std::vector<std::string>& list() const { return list_; }
 
  private:
   std::vector<std::string> list_;
-  std::map<std::string, uint32_t> index_;
+  std::unordered_map<std::string, uint32_t> index_;  // ids by first use; the order is the list's
 };
 
 int64_t mm(double v) {
@@ -77,13 +79,6 @@ int64_t mm(double v) {
 }
 
 constexpr uint32_t kKeyEvery = 32;  ///< a key frame (snapshot) every this many
-
-/// The numbers a frame holds (what its size is estimated by).
-std::size_t numbers_of(const Drawing& d) {
-  std::size_t n = d.bodies.size() * 4;
-  for (const auto& s : d.shapes) n += 2 * s.points.size() + 1;
-  return n;
-}
 
 class FrameStream {
  public:
@@ -205,7 +200,18 @@ class FieldStream {
     const bool key = count_ % kKeyEvery == 0;
     std::vector<std::pair<uint32_t, std::string>> now;
     now.reserve(leaves.size());
-    for (const auto& l : leaves) now.emplace_back(paths_.id(l.path), read_leaf(l.ref).text);
+    // A state's listing changes little from snapshot to snapshot: a path where it was last time
+    // keeps its id without a lookup.
+    for (std::size_t k = 0; k < leaves.size(); ++k) {
+      const auto& path = leaves[k].path;
+      const uint32_t id = k < ids_.size() && paths_.list()[ids_[k]] == path ? ids_[k] : paths_.id(path);
+      if (k < ids_.size())
+        ids_[k] = id;
+      else
+        ids_.push_back(id);
+      now.emplace_back(id, read_leaf(leaves[k].ref).text);
+    }
+    ids_.resize(leaves.size());
     std::vector<std::pair<uint32_t, const std::string*>> entries;  // nullptr: gone
     std::vector<uint8_t> seen(prev_.size(), 0);
     for (const auto& [p, v] : now) {
@@ -246,6 +252,7 @@ class FieldStream {
   Bytes out_;
   std::vector<std::string> prev_;
   std::vector<uint8_t> present_;
+  std::vector<uint32_t> ids_;  ///< the previous snapshot's path ids, in listing order
   uint64_t prev_tick_ = 0, count_ = 0;
 };
 
@@ -296,13 +303,47 @@ struct ViewArgs {
 };
 
 // The budgets the automatic --every and --fields-every keep to, in bytes of the page's data
-// before base64 (docs/view.md, "Large runs"): with base64's 4/3, under 45 MB in all.
-constexpr double kFrameBudget = 24.0e6;
-constexpr double kFieldBudget = 8.0e6;
-// What one number of a frame and one field of a snapshot cost, measured on the bundled models
-// (docs/view.md): a moving body's numbers change every tick, a scene's shapes rarely.
-constexpr double kBytesPerNumber = 1.2;
-constexpr double kBytesPerField = 2.5;
+// before base64 (docs/view.md, "Large runs"): 35 MB with base64's 4/3, room for a measurement
+// that falls short by a quarter under 50 MB.
+constexpr double kFrameBudget = 20.0e6;
+constexpr double kFieldBudget = 6.0e6;
+
+/// The page's bytes per frame drawn every `every` ticks and per snapshot every `fields_every`
+/// ticks (a key frame's and a key snapshot's share included), measured by encoding a few of each
+/// at three places in [from, to].
+struct Cost {
+  double frame = 0, snap = 0;
+};
+Cost measure(const lsr::Recording& r, uint64_t from, uint64_t to, uint64_t every, uint64_t fields_every) {
+  Cost c;
+  constexpr uint64_t kPlaces = 3, kFrames = 4;
+  // A few frames, and one snapshot after the first (a station minute's every field is costly to list).
+  const uint64_t reach = std::max(kFrames * every, fields_every);
+  for (uint64_t k = 0; k < kPlaces; ++k) {
+    uint64_t t0 = from + (to - from) * k / (kPlaces - 1);
+    if (t0 + reach > to) t0 = to - from > reach ? to - reach : from;
+    auto m = replay::state_at(r, t0);
+    Strings strings, paths;
+    FrameStream frames(strings);
+    FieldStream snaps(paths);
+    frames.add(t0, m->tick_drawing());
+    snaps.add(t0, *m);
+    const auto key_frame = static_cast<double>(frames.bytes().size()), key_snap = static_cast<double>(snaps.bytes().size());
+    r.scan(t0, std::min(to, t0 + reach), [&](const lsr::TickRecord& t) {
+      m->step(t.input, r.source() + " tick " + std::to_string(t.tick));
+      const uint64_t d = m->tick() - t0;
+      if (d % every == 0 && d <= kFrames * every) frames.add(m->tick(), m->tick_drawing());
+      if (d % fields_every == 0) snaps.add(m->tick(), *m);
+    }, nullptr);
+    // Too short a range to step: a key's cost for each (more than a difference costs).
+    const double nf = static_cast<double>(frames.count() - 1), ns = static_cast<double>(snaps.count() - 1);
+    const double df = nf > 0 ? (static_cast<double>(frames.bytes().size()) - key_frame) / nf : key_frame;
+    const double ds = ns > 0 ? (static_cast<double>(snaps.bytes().size()) - key_snap) / ns : key_snap;
+    c.frame += (df + key_frame / kKeyEvery) / kPlaces;
+    c.snap += (ds + key_snap / kKeyEvery) / kPlaces;
+  }
+  return c;
+}
 
 struct Run {
   const lsr::Recording* rec = nullptr;
@@ -347,24 +388,24 @@ int cmd_view(const ViewArgs& a) {
   }
 
   // --every and --fields-every: given, or the smallest that keep the page's data within budget,
-  // estimated from the drawings and the state's fields at a few ticks across the range.
-  uint64_t every = static_cast<uint64_t>(a.every), fields_every = static_cast<uint64_t>(a.fields_every);
-  double numbers = 0, fields = 0;
-  if (every == 0 || fields_every == 0) {
-    const int samples = static_cast<int>(std::min<uint64_t>(span, 5));
-    for (int k = 0; k < samples; ++k) {
-      const uint64_t t = runs[0].from + (samples > 1 ? (span - 1) * static_cast<uint64_t>(k) / static_cast<uint64_t>(samples - 1) : 0);
-      const auto m = replay::state_at(*runs[0].rec, t);
-      numbers += static_cast<double>(numbers_of(m->tick_drawing())) / samples;
-      fields += static_cast<double>(m->leaves().size()) / samples;
-    }
-  }
+  // measured by encoding a few frames and snapshots at that spacing at three places in the range
+  // (a longer spacing moves bodies further between frames and changes more fields: measured again).
   const double n_runs = static_cast<double>(runs.size());
-  if (every == 0)
-    every = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(static_cast<double>(span) * (numbers * kBytesPerNumber + 4) * n_runs / kFrameBudget)));
-  if (fields_every == 0) {
-    const double want = std::ceil(static_cast<double>(span) * (fields * kBytesPerField + 4) * n_runs / kFieldBudget);
-    fields_every = std::max<uint64_t>(every, (static_cast<uint64_t>(want) + every - 1) / every * every);
+  uint64_t every = a.every > 0 ? static_cast<uint64_t>(a.every) : 1;
+  uint64_t fields_every = a.fields_every > 0 ? static_cast<uint64_t>(a.fields_every) : every;
+  for (int round = 0; round < 4 && (a.every <= 0 || a.fields_every <= 0); ++round) {
+    const Cost c = measure(*runs[0].rec, runs[0].from, runs[0].to, every, fields_every);
+    bool more = false;
+    if (a.every <= 0) {
+      const auto e = static_cast<uint64_t>(std::ceil(static_cast<double>(span) * c.frame * n_runs / kFrameBudget));
+      if (e > every) every = e, more = true;
+    }
+    if (a.fields_every <= 0) {
+      auto f = std::max<uint64_t>(every, static_cast<uint64_t>(std::ceil(static_cast<double>(span) * c.snap * n_runs / kFieldBudget)));
+      f = (f + every - 1) / every * every;  // a snapshot on a drawn frame
+      if (f > fields_every) fields_every = f, more = true;
+    }
+    if (!more) break;
   }
 
   Strings strings, paths;
@@ -501,7 +542,7 @@ class View final : public Command {
         ->check(CLI::ExistingFile);
     add_output_option(sub, a_.out, "The HTML page to write (replaced if it exists)")->required();
     add_tick_range(sub, a_.from, a_.to, "First tick drawn", "Last tick drawn (inclusive)");
-    sub->add_option("--every", a_.every, "Draw every Kth tick (default: the fewest that keep the page under about 45 MB)")
+    sub->add_option("--every", a_.every, "Draw every Kth tick (default: the fewest that keep the page near 35 MB)")
         ->check(CLI::Range(1LL, 4294967295LL));
     sub->add_option("--fields-every", a_.fields_every,
                     "Embed the state's fields every Kth tick, for the inspector (default: as often as the budget allows)")
