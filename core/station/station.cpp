@@ -257,8 +257,9 @@ lockstep::Drawing StationModel::tick_drawing() const {
   for (const auto& b : bodies_now) {
     const auto i = static_cast<std::size_t>(b.id);
     const Walker& w = state_.walkers[i];
-    d.bodies.push_back({b, "walkers[" + std::to_string(i) + "]", state_word(w)});
+    d.bodies.push_back({b, "walkers[" + std::to_string(i) + "]", {}, state_word(w)});
     if (i < state_.routes.size()) {
+      d.bodies.back().more_paths.push_back("routes[" + std::to_string(i) + "]");
       const Route& r = state_.routes[i];
       lockstep::DrawShape path{K::Line, "path", {point_of(w.pos)}, 0, {}, b.id, w.floor};
       for (std::size_t k = r.next; k < r.waypoints.size(); ++k) path.points.push_back(point_of(r.waypoints[k]));

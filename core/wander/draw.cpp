@@ -44,7 +44,7 @@ Drawing WanderModel::tick_drawing() const {
     float s = 0, c = 1;
     dmath::sincos(e.yaw, &s, &c);
     BodyView b{id, 0, e.position.x, e.position.z, s, c, e.radius};
-    d.bodies.push_back({b, "entities[" + std::to_string(i) + "]", state_word(e)});
+    d.bodies.push_back({b, "entities[" + std::to_string(i) + "]", {}, state_word(e)});
     d.shapes.push_back({K::Point, "start", {plan(e.startpos)}, 0, {}, id, 0});
     d.shapes.push_back({K::Circle, "wander_radius", {plan(e.startpos)}, e.wanderradius, {}, id, 0});
     d.shapes.push_back({K::Circle, "teleport_radius", {plan(e.startpos)}, e.teleportradius, {}, id, 0});

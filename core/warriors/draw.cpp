@@ -67,9 +67,10 @@ Drawing WarriorsModel::tick_drawing() const {
     float s = 0, c = 1;
     dmath::sincos(h.heading, &s, &c);
     d.bodies.push_back({BodyView{id, 0, h.position.x, h.position.y, s, c, kDrawRadius}, "humans[" + std::to_string(i) + "]",
-                        state_word(h)});
+                        {}, state_word(h)});
     if (!h.is_ai) continue;
     const Brain& b = h.brain;
+    if (b.route.route >= 0) d.bodies.back().more_paths.push_back("nav.routes[" + std::to_string(b.route.route) + "]");
     d.shapes.push_back({K::Point, "aim", {plan(b.aim)}, 0, {}, id, 0});
     if (b.aim_radius > 0) d.shapes.push_back({K::Circle, "aim_radius", {plan(b.aim)}, b.aim_radius, {}, id, 0});
     const int32_t r = b.route.route;

@@ -28,18 +28,22 @@ namespace {
 
 // ---- the page's data (docs/view.md, "The page's data")
 //
-// Both streams are bytes of unsigned LEB128 varints (signed values zigzagged), base64 in the page.
+// Both streams are bytes of unsigned LEB128 varints, base64 in the page. Runs: signed values
+// zigzagged, a run of zeros written as one varint (run << 1 | 1), any other value as (zigzag << 1).
 // Frames: per frame, the tick's step from the previous frame's, a flags varint (1: a key frame, 2:
-// the structure is the previous frame's), the structure unless flag 2 (its length, then its values:
-// the body count; per body its id, state string, path string, floor; the shape count; per shape its
-// kind, layer string, body + 1, floor, point count and text string), then the numbers (per body x,
-// y and radius in mm and the heading in 1/65536 turn; per shape its points' x, y and its radius in
-// mm) as differences from the previous frame's numbers (from 0 in a key frame or when their count
-// changed), runs of zeros written as one varint (run << 1 | 1), others as (zigzag << 1).
+// the structure is the previous frame's), then unless flag 2 the structure's length and its values
+// as runs of differences from the previous frame's (from 0 in a key frame): the body count; per
+// body its id, state string, path string, floor, the count of its other paths and their strings;
+// the shape count; per shape its kind, layer string, body + 1, floor, point count and text string.
+// Then the numbers, as runs, item by item (per body x, y and radius in mm and the heading in
+// 1/65536 turn; per shape its points' x, y and its radius in mm), each item's as differences from
+// the previous frame's item of the same key (body, layer, kind, occurrence) when it has as many
+// numbers, else from 0 (and from 0 in a key frame). A key frame every 32; their byte offsets and
+// every frame's tick step are in the page beside the stream.
 // Fields: per snapshot, the tick's step from the previous snapshot's, a flags varint (1: key), the
-// entry count, and per entry the path's index (difference from the previous entry's) and the value
-// text's length + 1 then its bytes (0: the field is gone). A key snapshot lists every field; the
-// others what changed since the previous snapshot.
+// entry count, and per entry the path's index (difference from the previous entry's, zigzagged)
+// and the value text's length + 1 then its bytes (0: the field is gone). A key snapshot (every
+// 32nd) lists every field; the others what changed since the previous snapshot.
 
 class Bytes {
  public:
@@ -102,6 +106,8 @@ class FrameStream {
       st.push_back(strings_.id(b.state));
       st.push_back(strings_.id(b.path));
       st.push_back(b.view.floor);
+      st.push_back(static_cast<int64_t>(b.more_paths.size()));
+      for (const auto& m : b.more_paths) st.push_back(strings_.id(m));
       auto& num = item(b.view.id, -1, -1);
       num.push_back(mm(b.view.x));
       num.push_back(mm(b.view.y));

@@ -40,6 +40,9 @@ struct DrawBody {
   /// Where its fields are in the state ("humans[3]"): the viewer's inspector lists the fields
   /// under it, by the paths `lockstep fields` prints. Empty: none.
   std::string path;
+  /// Other places in the state that belong to it now ("routes[3]", "nav.routes[31]"): listed by
+  /// the inspector after its own fields.
+  std::vector<std::string> more_paths;
   /// A word for its state ("walking", "stuck"): the viewer colours bodies by it. Empty: one colour.
   std::string state;
 };
@@ -63,7 +66,7 @@ inline Drawing drawing_of_floors(const std::vector<FloorView>& floors) {
 }
 inline Drawing drawing_of_bodies(const std::vector<BodyView>& bodies) {
   Drawing d;
-  for (const auto& b : bodies) d.bodies.push_back({b, {}, {}});
+  for (const auto& b : bodies) d.bodies.push_back({b, {}, {}, {}});
   return d;
 }
 
