@@ -504,18 +504,17 @@ int cmd_view(const ViewArgs& a) {
     data["diff"] = std::move(j);
   }
 
-  // The page: the viewer with its data in place of the marker. "</" is written "<\/" so that no
-  // string in the data (a path, a scenario's name) can close the script element.
-  std::string json = data.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  // The page: the viewer with its data in place of the marker. Every "<" (only ever inside a JSON
+  // string: a recording's file name, a path) is written "\u003c", so that nothing in the data can
+  // end the script element or open a comment in it ("</script>", "<!--").
+  const std::string json = data.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   std::string safe;
   safe.reserve(json.size() + 64);
-  for (std::size_t i = 0; i < json.size(); ++i) {
-    if (json[i] == '<' && i + 1 < json.size() && json[i + 1] == '/') {
-      safe += "<\\/";
-      ++i;
-    } else {
-      safe += json[i];
-    }
+  for (const char c : json) {
+    if (c == '<')
+      safe += "\\u003c";
+    else
+      safe += c;
   }
   const std::string page = kViewerHtml;
   const std::string marker = "/*LOCKSTEP_DATA*/null";
