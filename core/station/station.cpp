@@ -207,3 +207,66 @@ std::vector<lockstep::BodyView> StationModel::bodies() const {
 }
 
 }  // namespace lockstep::station
+
+namespace lockstep::station {
+
+namespace {
+
+lockstep::FloorPoint point_of(V2 p) { return {static_cast<double>(p.x), static_cast<double>(p.y)}; }
+
+/// A walker's state as the viewer colours it.
+const char* state_word(const Walker& w) {
+  if (w.ignore_s > 0) return "recovering";
+  if (w.stuck_s >= 1.0f) return "stuck";
+  return w.trip == Trip::Board ? "boarding" : "alighting";
+}
+
+}  // namespace
+
+lockstep::Drawing StationModel::scene_drawing() const {
+  using K = lockstep::DrawShape::Kind;
+  lockstep::Drawing d;
+  auto ring = [](const Polygon& poly) {
+    std::vector<lockstep::FloorPoint> r;
+    for (const V2& p : poly) r.push_back(point_of(p));
+    return r;
+  };
+  for (std::size_t f = 0; f < scenario_.floors.size(); ++f) {
+    const auto& fl = scenario_.floors[f];
+    const auto fi = static_cast<uint32_t>(f);
+    for (const auto& p : fl.walkable) d.shapes.push_back({K::Polygon, "floor", ring(p), 0, {}, -1, fi});
+    for (const auto& p : fl.obstacles) d.shapes.push_back({K::Polygon, "obstacle", ring(p), 0, {}, -1, fi});
+    for (const auto& p : fl.holes) d.shapes.push_back({K::Polygon, "hole", ring(p), 0, {}, -1, fi});
+    for (const auto& p : fl.voids) d.shapes.push_back({K::Polygon, "void", ring(p), 0, {}, -1, fi});
+    for (const auto& w : fl.walls) d.shapes.push_back({K::Line, "wall", {{w.x0, w.y0}, {w.x1, w.y1}}, 0, {}, -1, fi});
+  }
+  for (std::size_t p = 0; p < scenario_.portals.size() && p < portals_.size(); ++p) {
+    const auto fi = portals_[p].floor;
+    d.shapes.push_back({K::Polygon, "portal", ring(scenario_.portals[p].polygon), 0, {}, -1, fi});
+    d.shapes.push_back({K::Label, "portal", {point_of(portals_[p].centre)}, 0, scenario_.portals[p].id, -1, fi});
+  }
+  for (std::size_t a = 0; a < scenario_.areas.size() && a < areas_.size(); ++a)
+    d.shapes.push_back({K::Polygon, "area", ring(scenario_.areas[a].polygon), 0, {}, -1, areas_[a].floor});
+  return d;
+}
+
+lockstep::Drawing StationModel::tick_drawing() const {
+  using K = lockstep::DrawShape::Kind;
+  lockstep::Drawing d;
+  const auto bodies_now = bodies();
+  for (const auto& b : bodies_now) {
+    const auto i = static_cast<std::size_t>(b.id);
+    const Walker& w = state_.walkers[i];
+    d.bodies.push_back({b, "walkers[" + std::to_string(i) + "]", {}, state_word(w)});
+    if (i < state_.routes.size()) {
+      d.bodies.back().more_paths.push_back("routes[" + std::to_string(i) + "]");
+      const Route& r = state_.routes[i];
+      lockstep::DrawShape path{K::Line, "path", {point_of(w.pos)}, 0, {}, b.id, w.floor};
+      for (std::size_t k = r.next; k < r.waypoints.size(); ++k) path.points.push_back(point_of(r.waypoints[k]));
+      if (path.points.size() > 1) d.shapes.push_back(std::move(path));
+    }
+  }
+  return d;
+}
+
+}  // namespace lockstep::station

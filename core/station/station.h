@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "lockstep/core/body_view.h"
+#include "lockstep/core/drawing.h"
 #include "lockstep/core/json_load.h"
 #include "lockstep/core/reflect.h"
 #include "lockstep/core/rng.h"
@@ -604,6 +605,11 @@ class StationModel {
   /// heading along their velocity (their direction when they stand).
   std::vector<lockstep::FloorView> floor_views() const;
   std::vector<lockstep::BodyView> bodies() const;
+  /// The model contract's drawing (drawing.h): the floors, their solids and walls, the portals and
+  /// measurement areas once; each tick the walking bodies coloured by their state (trip, stuck,
+  /// recovering) and the path each still has to walk.
+  lockstep::Drawing scene_drawing() const;
+  lockstep::Drawing tick_drawing() const;
 
   /// Is a body of `radius` along a→b on `floor` clear of every wall (and not crossing one)?
   bool segment_clear(uint32_t floor, V2 a, V2 b, float radius) const;

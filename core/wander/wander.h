@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "lockstep/core/drawing.h"
 #include "lockstep/core/json_load.h"
 #include "lockstep/core/reflect.h"
 #include "lockstep/core/rng.h"
@@ -439,6 +440,11 @@ class WanderModel {
   const Scenario& scenario() const { return scenario_; }
   const World& world() const { return world_; }
   const Counters& counters() const { return counters_; }
+  /// The model contract's drawing (drawing.h), in plan (x, z) as (x, y): the grounds, walls and
+  /// SetPath paths once; each tick the entities (heading from their yaw), their homes, wander and
+  /// teleport radii and force-move targets (draw.cpp).
+  lockstep::Drawing scene_drawing() const;
+  lockstep::Drawing tick_drawing() const;
 
   // The seed's operations, public so tests can drive them one by one.
   /// supplement MoveTowards(pos, multiplier, state, stopstate, ignore_y).

@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "lockstep/core/drawing.h"
 #include "lockstep/core/json_load.h"
 #include "lockstep/core/reflect.h"
 #include "lockstep/core/rng.h"
@@ -792,6 +793,11 @@ class WarriorsModel {
   const std::vector<ClassSpec>& classes() const { return classes_; }
   /// The slot of a human by name or decimal slot, -1 when none.
   int32_t human_slot(const std::string& name) const;
+  /// The model contract's drawing (drawing.h), in plan (x, y): the level's areas, holes, route
+  /// nodes and links, and the flags, once; each tick the humans (heading, state), each brain's aim
+  /// (+0x90) and its radius (+0x118), its route's waypoints, the claims and the hazard spheres (draw.cpp).
+  lockstep::Drawing scene_drawing() const;
+  lockstep::Drawing tick_drawing() const;
 
   // ---- the seed's operations, public so tests can drive them one by one
   void apply_command(const Command& c);

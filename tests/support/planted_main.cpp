@@ -29,6 +29,8 @@ class Planted final : public lockstep::Model {
   uint64_t seed() const override { return m_->seed(); }
   std::vector<lockstep::FloorView> floors() const override { return m_->floors(); }
   std::vector<lockstep::BodyView> bodies() const override { return m_->bodies(); }
+  lockstep::Drawing scene_drawing() const override { return m_->scene_drawing(); }
+  lockstep::Drawing tick_drawing() const override { return m_->tick_drawing(); }
   void step_scripted() override {
     m_->step_scripted();
     plant();

@@ -35,6 +35,7 @@ class Command {
 std::unique_ptr<Command> make_run(CLI::App& app);
 std::unique_ptr<Command> make_fields(CLI::App& app);
 std::unique_ptr<Command> make_trajectory(CLI::App& app);
+std::unique_ptr<Command> make_view(CLI::App& app);
 std::unique_ptr<Command> make_record(CLI::App& app);
 std::unique_ptr<Command> make_replay(CLI::App& app);
 std::unique_ptr<Command> make_inspect(CLI::App& app);

@@ -13,7 +13,9 @@
 // M::Scenario::seed, its random seed (recorded in a recording's header),
 //   std::vector<FloorView> M::floor_views() const and
 //   std::vector<BodyView> M::bodies() const
-// a view of where its bodies are (for `trajectory` and viewers; below), and
+// a view of where its bodies are (for `trajectory` and viewers; below),
+//   Drawing M::scene_drawing() const and Drawing M::tick_drawing() const
+// what `view` draws of it (drawing.h; without them, its body view), and
 //   void M::check_input(const M::Input&) const
 // which refuses an input the model cannot step (a value out of its range, a body
 // it does not have) with InputError naming the field ("events[2].value").
@@ -41,6 +43,7 @@
 #include "lockstep/core/body_view.h"
 #include "lockstep/core/canonical_read.h"
 #include "lockstep/core/diff.h"
+#include "lockstep/core/drawing.h"
 #include "lockstep/core/fpenv.h"
 #include "lockstep/core/hash.h"
 #include "lockstep/core/json_load.h"
@@ -71,6 +74,10 @@ class Model {
   /// The body view (optional): the floors, empty when the model has no body view, and the bodies present now.
   virtual std::vector<FloorView> floors() const { return {}; }
   virtual std::vector<BodyView> bodies() const { return {}; }
+  /// The drawing (optional, drawing.h): what is drawn once, and what is drawn now. Without a
+  /// drawing of its own a model is drawn from its body view.
+  virtual Drawing scene_drawing() const { return drawing_of_floors(floors()); }
+  virtual Drawing tick_drawing() const { return drawing_of_bodies(bodies()); }
 
   /// Step one tick with the scenario's own scripted input.
   virtual void step_scripted() = 0;
@@ -151,6 +158,14 @@ class ModelAdapter final : public Model {
   std::vector<BodyView> bodies() const override {
     if constexpr (requires(const M& cm) { { cm.bodies() } -> std::same_as<std::vector<BodyView>>; }) return m_.bodies();
     return {};
+  }
+  Drawing scene_drawing() const override {
+    if constexpr (requires(const M& cm) { { cm.scene_drawing() } -> std::same_as<Drawing>; }) return m_.scene_drawing();
+    return Model::scene_drawing();
+  }
+  Drawing tick_drawing() const override {
+    if constexpr (requires(const M& cm) { { cm.tick_drawing() } -> std::same_as<Drawing>; }) return m_.tick_drawing();
+    return Model::tick_drawing();
   }
   void step_scripted() override {
     IeeeFpScope fp;
