@@ -29,6 +29,7 @@ class Planted final : public lockstep::Model {
   uint64_t seed() const override { return m_->seed(); }
   std::vector<lockstep::FloorView> floors() const override { return m_->floors(); }
   std::vector<lockstep::BodyView> bodies() const override { return m_->bodies(); }
+  void set_phase_observer(lockstep::PhaseObserver* o) override { m_->set_phase_observer(o); }
   void step_scripted() override {
     m_->step_scripted();
     plant();
