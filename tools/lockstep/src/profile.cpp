@@ -198,9 +198,8 @@ struct Profiler {
     if (!has_bodies_) return;
     const auto n = m.bodies().size();
     char buf[160];
-    const int64_t at = at_ns(timeline.clock().now());
-    std::snprintf(buf, sizeof buf, "{\"name\":\"bodies\",\"ph\":\"C\",\"ts\":%lld.%03lld,\"pid\":1,\"tid\":1,\"args\":{\"bodies\":%zu}}",
-                  static_cast<long long>(at / 1000), static_cast<long long>(at % 1000), n);
+    std::snprintf(buf, sizeof buf, "{\"name\":\"bodies\",\"ph\":\"C\",\"ts\":%s,\"pid\":1,\"tid\":1,\"args\":{\"bodies\":%zu}}",
+                  q_text(at_q(timeline.clock().now())).c_str(), n);
     event(buf);
   }
   void set_has_bodies(bool b) { has_bodies_ = b; }
@@ -347,6 +346,7 @@ struct Profiler {
     };
     std::vector<Open> open;
     std::vector<std::pair<std::size_t, int64_t>> done;  // (the begin's stamp, its duration), in begin order
+    std::vector<int64_t> end_raw(st.size(), 0);          // by the begin's stamp
     for (std::size_t i = 0; i < st.size(); ++i) {
       const Stamp& s = st[i];
       if (s.begin) {
@@ -362,6 +362,7 @@ struct Profiler {
         throw std::runtime_error("the " + std::string(cat_) + " model's phases do not nest at tick " + std::to_string(tick) +
                                  " (an end without its begin: docs/profile.md)");
       done[open.back().span].second = at_ns(s.raw) - at_ns(st[open.back().stamp].raw);
+      end_raw[open.back().stamp] = s.raw;
       open.pop_back();
     }
     if (!open.empty())
@@ -380,11 +381,9 @@ struct Profiler {
         case Mark::Phase: name = &phase_names_[b.id]; break;
         case Mark::RecordPhase: name = &record_names_[b.id]; break;
       }
-      // Whole ns from the start, begin and end alike: a phase ends within its step in the file too.
-      const int64_t at = at_ns(b.raw);
-      std::snprintf(buf, sizeof buf, ",\"ph\":\"X\",\"ts\":%lld.%03lld,\"dur\":%lld.%03lld,\"pid\":1,\"tid\":1,\"args\":{\"tick\":%llu}}",
-                    static_cast<long long>(at / 1000), static_cast<long long>(at % 1000), static_cast<long long>(dur / 1000),
-                    static_cast<long long>(dur % 1000), static_cast<unsigned long long>(tick));
+      const int64_t at = at_q(b.raw), end = at_q(end_raw[i]);
+      std::snprintf(buf, sizeof buf, ",\"ph\":\"X\",\"ts\":%s,\"dur\":%s,\"pid\":1,\"tid\":1,\"args\":{\"tick\":%llu}}",
+                    q_text(at).c_str(), q_text(end - at).c_str(), static_cast<unsigned long long>(tick));
       event("{\"name\":" + *name + ",\"cat\":" + cat_ + buf);
       f(b, dur);
     }
@@ -393,6 +392,22 @@ struct Profiler {
 
   /// A stamp's time in whole ns since the profile began.
   int64_t at_ns(int64_t raw) const { return std::llround(timeline.clock().ns(raw - t0_)); }
+  /// The same in the trace's unit, 1/1024 us (0.98 ns): a trace's times are microseconds as
+  /// decimals, which a reader turns into doubles; multiples of 1/1024 are exact there, so a phase
+  /// that ends with its step still ends within it after a reader adds its start and duration.
+  int64_t at_q(int64_t raw) const { return std::llround(timeline.clock().ns(raw - t0_) * 1.024); }
+  /// q/1024 as an exact decimal.
+  static std::string q_text(int64_t q) {
+    char b[48];
+    const int64_t frac = q % 1024;
+    if (frac == 0) std::snprintf(b, sizeof b, "%lld", static_cast<long long>(q / 1024));
+    else {
+      std::snprintf(b, sizeof b, "%lld.%010lld", static_cast<long long>(q / 1024), static_cast<long long>(frac * 9765625));
+      std::size_t n = std::strlen(b);
+      while (b[n - 1] == '0') b[--n] = 0;  // no trailing zeros
+    }
+    return b;
+  }
 
   std::string out_;
   std::FILE* file_ = nullptr;
