@@ -577,8 +577,8 @@ int cmd_profile(const ProfileArgs& a) {
     j["trace_events"] = prof.events();
     j["recording"] = recfile.temporary() || recfile.path().empty() ? JsonOut(nullptr) : JsonOut(recfile.path());
     j["phases"] = info.phases;
-    j["tick_ns"] = {{"total", prof.total_ns()}, {"mean", prof.tick_stats().mean}, {"p50", prof.tick_stats().p50},
-                    {"p99", prof.tick_stats().p99}, {"max", prof.tick_stats().max}};
+    const auto ts = prof.tick_stats();
+    j["tick_ns"] = {{"total", prof.total_ns()}, {"mean", ts.mean}, {"p50", ts.p50}, {"p99", ts.p99}, {"max", ts.max}};
     j["phase_coverage"] = prof.coverage();
     j["phase_coverage_median_tick"] = prof.median_coverage();
     JsonOut table = JsonOut::array();
