@@ -93,22 +93,22 @@ TEST_CASE("an observer changes no hash: the same chain with and without one", "[
 
 TEST_CASE("a step left by an exception still ends", "[phases]") {
   auto m = load_scenario_file(fixtures::path("wander/yard.json"));
-  PhaseLog log;
+  PhaseLog seen;
   // An observer that throws when phase 1 begins: the exception unwinds through phase 0's end (done
   // already) and the step's end, as any exception from inside a step does.
   struct Thrower final : PhaseObserver {
-    PhaseLog& log;
-    explicit Thrower(PhaseLog& l) : log(l) {}
-    void step_begin(uint64_t t) override { log.step_begin(t); }
-    void step_end(uint64_t t) override { log.step_end(t); }
+    PhaseLog& into;
+    explicit Thrower(PhaseLog& sink) : into(sink) {}
+    void step_begin(uint64_t t) override { into.step_begin(t); }
+    void step_end(uint64_t t) override { into.step_end(t); }
     void phase_begin(uint32_t p) override {
-      log.phase_begin(p);
+      into.phase_begin(p);
       if (p == 1) throw std::runtime_error("stop");
     }
-    void phase_end(uint32_t p) override { log.phase_end(p); }
-  } thrower(log);
+    void phase_end(uint32_t p) override { into.phase_end(p); }
+  } thrower(seen);
   m->set_phase_observer(&thrower);
   CHECK_THROWS_AS(m->step_scripted(), std::runtime_error);
   // Phase 1's begin threw, so it never began: phase 0 ended, the step ended.
-  CHECK(log.calls == std::vector<std::string>{"step 0", "+0", "-0", "+1", "end 0"});
+  CHECK(seen.calls == std::vector<std::string>{"step 0", "+0", "-0", "+1", "end 0"});
 }
