@@ -587,6 +587,12 @@ class StationModel {
                                                            "forces", "arrival", "crowd",     "measure"};
   enum StepPhase : uint32_t { kInputs, kSpawn, kNeighbours, kPlan, kForces, kArrival, kCrowd, kMeasure };
   void set_phase_observer(PhaseObserver* o) { phases_.set(o); }
+  /// The model contract's entity count (model.h): the walkers walking now (as bodies() lists them).
+  uint64_t entity_count() const {
+    uint64_t n = 0;
+    for (const auto& w : state_.walkers) n += w.phase == Phase::Walking ? 1 : 0;
+    return n;
+  }
 
   static Scenario load_scenario(const Json& j, const JsonReader& reader);
   explicit StationModel(Scenario scenario);

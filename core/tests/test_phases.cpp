@@ -112,3 +112,23 @@ TEST_CASE("a step left by an exception still ends", "[phases]") {
   // Phase 1's begin threw, so it never began: phase 0 ended, the step ended.
   CHECK(seen.calls == std::vector<std::string>{"step 0", "+0", "-0", "+1", "end 0"});
 }
+
+TEST_CASE("every bundled model gives its entity count (profile's counter)", "[phases]") {
+  // wander: every entity of the scenario (its list, then its crowds'), always; warriors: the
+  // humans in use (all the scenario's); station: the walkers walking, as its body view lists them.
+  auto w = load_scenario_file(fixtures::path("wander/yard.json"));
+  const auto scenario = Json::parse(w->scenario_json());
+  uint64_t npcs = scenario["entities"].size();
+  for (const auto& c : scenario["crowds"]) npcs += c["count"].get<uint64_t>();
+  CHECK(npcs == 40);  // the yard's description
+  CHECK(w->entity_count() == npcs);
+  auto h = load_scenario_file(fixtures::path("warriors/street_crowd.json"));
+  const auto humans = Json::parse(h->scenario_json())["humans"].size();
+  CHECK(h->entity_count() == humans);
+  for (int k = 0; k < 30; ++k) h->step_scripted();
+  CHECK(h->entity_count() == humans);
+  auto s = load_scenario_file(fixtures::path("station/hall.json"));
+  for (int k = 0; k < 200; ++k) s->step_scripted();
+  CHECK(s->entity_count() == s->bodies().size());
+  CHECK(*s->entity_count() > 0);
+}

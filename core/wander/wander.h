@@ -422,6 +422,8 @@ class WanderModel {
   static constexpr std::array<std::string_view, 4> kPhases{"inputs", "behaviours", "force_move", "physics"};
   enum StepPhase : uint32_t { kInputs, kBehaviours, kForceMove, kPhysics };
   void set_phase_observer(PhaseObserver* o) { phases_.set(o); }
+  /// The model contract's entity count (model.h): every entity, always present.
+  uint64_t entity_count() const { return state_.entities.size(); }
 
   /// Read and validate a scenario; errors name the JSON path.
   static Scenario load_scenario(const Json& j, const JsonReader& reader);

@@ -776,6 +776,12 @@ class WarriorsModel {
   static constexpr std::array<std::string_view, 3> kPhases{"inputs", "think", "control"};
   enum StepPhase : uint32_t { kInputs, kThink, kControl };
   void set_phase_observer(PhaseObserver* o) { phases_.set(o); }
+  /// The model contract's entity count (model.h): the humans in use.
+  uint64_t entity_count() const {
+    uint64_t n = 0;
+    for (const auto& h : state_.humans) n += h.in_use ? 1 : 0;
+    return n;
+  }
 
   static Scenario load_scenario(const Json& j, const JsonReader& reader);
   explicit WarriorsModel(Scenario scenario);

@@ -75,6 +75,8 @@ struct Counter {
   /// The step's phases (lockstep/core/phases.h): what `lockstep profile` times.
   static constexpr std::array<std::string_view, 2> kPhases{"push", "ring"};
   void set_phase_observer(lockstep::PhaseObserver* o) { phases_.set(o); }
+  /// How many bodies it simulates: `lockstep profile`'s counter.
+  uint64_t entity_count() const { return state_.bodies.size(); }
 
   static Scenario load_scenario(const lockstep::Json& j, const lockstep::JsonReader& r) {
     Scenario s;

@@ -30,6 +30,7 @@ class Planted final : public lockstep::Model {
   std::vector<lockstep::FloorView> floors() const override { return m_->floors(); }
   std::vector<lockstep::BodyView> bodies() const override { return m_->bodies(); }
   void set_phase_observer(lockstep::PhaseObserver* o) override { m_->set_phase_observer(o); }
+  std::optional<uint64_t> entity_count() const override { return m_->entity_count(); }
   void step_scripted() override {
     m_->step_scripted();
     plant();

@@ -1,9 +1,9 @@
 // Reads a `lockstep profile` trace with Chrome DevTools' trace engine (the Performance panel's
 // parser, @paulirish/trace_engine) and checks what it made of it: the process and thread names,
 // every expected phase once per tick with its tick argument, each phase inside its tick's step,
-// and the body-count counters.
+// and the entity-count counters.
 //
-// usage: node check-trace.mjs TRACE.json PHASE,PHASE,... TICKS BODIES(0|1)
+// usage: node check-trace.mjs TRACE.json PHASE,PHASE,... TICKS
 // Exit 0 when it holds, 1 when not; 77 (the suite's skip) when the engine is not installed.
 import fs from 'node:fs';
 
@@ -16,7 +16,7 @@ try {
   process.exit(77);
 }
 
-const [path, phaseList, ticksText, bodiesText] = process.argv.slice(2);
+const [path, phaseList, ticksText] = process.argv.slice(2);
 const phases = phaseList.split(',');
 const ticks = Number(ticksText);
 const failures = [];
@@ -55,10 +55,10 @@ if (sim) {
   }
 }
 
-// Counters: the engine keeps the trace's events; the body count, one per tick, where the model has bodies.
-const counters = parsed.traceEvents.filter(e => e.ph === 'C' && e.name === 'bodies');
-if (bodiesText === '1') check(counters.length === ticks && counters.every(e => Number.isInteger(e.args.bodies)),
-                              `${counters.length} body counters, expected ${ticks}`);
+// Counters: the engine keeps the trace's events; the entity count, one per tick.
+const counters = parsed.traceEvents.filter(e => e.ph === 'C' && e.name === 'entities');
+check(counters.length === ticks && counters.every(e => Number.isInteger(e.args.entities)),
+      `${counters.length} entity counters, expected ${ticks}`);
 
 if (failures.length) {
   for (const f of failures) console.log(`FAIL ${f}`);

@@ -193,16 +193,15 @@ struct Profiler {
 
   Timeline timeline;
 
-  /// Before a tick: the body count (the body view's, when the model has one), untimed.
+  /// Before a tick, untimed: the model's entity count (model.h), when it gives one.
   void counter(const Model& m) {
-    if (!has_bodies_) return;
-    const auto n = m.bodies().size();
+    const auto n = m.entity_count();
+    if (!n) return;
     char buf[160];
-    std::snprintf(buf, sizeof buf, "{\"name\":\"bodies\",\"ph\":\"C\",\"ts\":%s,\"pid\":1,\"tid\":1,\"args\":{\"bodies\":%zu}}",
-                  q_text(at_q(timeline.clock().now())).c_str(), n);
+    std::snprintf(buf, sizeof buf, "{\"name\":\"entities\",\"ph\":\"C\",\"ts\":%s,\"pid\":1,\"tid\":1,\"args\":{\"entities\":%llu}}",
+                  q_text(at_q(timeline.clock().now())).c_str(), static_cast<unsigned long long>(*n));
     event(buf);
   }
-  void set_has_bodies(bool b) { has_bodies_ = b; }
 
   /// After a tick: its stamps become the trace's events and the rows' numbers.
   void end_tick(uint64_t tick) {
@@ -412,7 +411,6 @@ struct Profiler {
   std::string out_;
   std::FILE* file_ = nullptr;
   Rows rows_;
-  bool has_bodies_ = false;
   std::string cat_;
   std::vector<std::string> phase_names_, record_names_;
   int64_t t0_ = 0;
@@ -508,7 +506,6 @@ int cmd_profile(const ProfileArgs& a) {
 
   const RecordingFile recfile(a.record, a.no_record);
   Profiler prof(a.out, *model, a.input);
-  prof.set_has_bodies(!model->floors().empty() || !model->bodies().empty());
   ModelWatch model_watch(prof.timeline);
   RecorderWatch recorder_watch(prof.timeline);
   std::unique_ptr<lsr::Recorder> rec;

@@ -18,7 +18,9 @@
 // which refuses an input the model cannot step (a value out of its range, a body
 // it does not have) with InputError naming the field ("events[2].value"), and
 //   M::kPhases (names, in step order) and void M::set_phase_observer(PhaseObserver*)
-// its step's phases, reported to an observer when one listens (phases.h; `lockstep profile`).
+// its step's phases, reported to an observer when one listens (phases.h; `lockstep profile`), and
+//   uint64_t M::entity_count() const
+// how many entities (bodies, agents) it simulates now: `profile`'s counter.
 // set_state likewise refuses a state the model could never have made.
 //
 // Before any of it the adapter refuses every input and restored state that
@@ -36,6 +38,7 @@
 #include <functional>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -79,6 +82,9 @@ class Model {
   /// around the model's own step, its phases by their index in info().phases inside), until
   /// it is set again; nullptr (the default) reports nothing. A clone starts with none.
   virtual void set_phase_observer(PhaseObserver* o) { (void)o; }
+  /// How many entities the model simulates now (optional): its entity_count(), else the body
+  /// view's body count, else none.
+  virtual std::optional<uint64_t> entity_count() const { return std::nullopt; }
 
   /// Step one tick with the scenario's own scripted input.
   virtual void step_scripted() = 0;
@@ -159,6 +165,14 @@ class ModelAdapter final : public Model {
   std::vector<BodyView> bodies() const override {
     if constexpr (requires(const M& cm) { { cm.bodies() } -> std::same_as<std::vector<BodyView>>; }) return m_.bodies();
     return {};
+  }
+  std::optional<uint64_t> entity_count() const override {
+    if constexpr (requires(const M& cm) { { cm.entity_count() } -> std::convertible_to<uint64_t>; })
+      return static_cast<uint64_t>(m_.entity_count());
+    else if constexpr (requires(const M& cm) { { cm.bodies() } -> std::same_as<std::vector<BodyView>>; })
+      return m_.bodies().size();
+    else
+      return std::nullopt;
   }
   void set_phase_observer(PhaseObserver* o) override {
     if constexpr (kHasPhases) m_.set_phase_observer(o);
