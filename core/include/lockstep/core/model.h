@@ -16,12 +16,12 @@
 // a view of where its bodies are (for `trajectory` and viewers; below), and
 //   void M::check_input(const M::Input&) const
 // which refuses an input the model cannot step (a value out of its range, a body
-// it does not have) with InputError naming the field ("events[2].value"), and
+// it does not have) with InputError naming the field ("events[2].value").
+// set_state likewise refuses a state the model could never have made. And
 //   M::kPhases (names, in step order) and void M::set_phase_observer(PhaseObserver*)
 // its step's phases, reported to an observer when one listens (phases.h; `lockstep profile`), and
 //   uint64_t M::entity_count() const
 // how many entities (bodies, agents) it simulates now: `profile`'s counter.
-// set_state likewise refuses a state the model could never have made.
 //
 // Before any of it the adapter refuses every input and restored state that
 // holds a NaN or an infinity (validate.h), and every step, construction and
