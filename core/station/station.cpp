@@ -8,16 +8,41 @@
 namespace lockstep::station {
 
 void StationModel::step(const Input& input) {
-  crowd_fresh_.assign(floors_.size(), 0);  // the crowd costs follow the state (built on first use)
-  apply_inputs(input);   // 1. the tick's input events, in order
-  spawn_phase();         // 2. portals emit, in portal order
-  rebuild_neighbours();  // 3. the 2 m walker grid, force neighbours, nearby walls
-  plan_phase();          // 4. routes, lanes, progress and recovery, sight yaw: every walker from the same state
-  force_phase();         // 5. the force law, 4 sub-steps: all accelerations, then all moves
-  arrival_phase();       // 6. geometric arrival: Done
-  crowd_phase();         // 7. the crowd field: decay, then this tick's walking bodies
-  measure_phase();       // 8. density and level of service per area
-  ++state_.tick;         // 9.
+  // Each phase reports to the profiler's observer when one listens (phases.h); a no-op otherwise.
+  {
+    const auto phase = phases_.scope(kInputs);
+    crowd_fresh_.assign(floors_.size(), 0);  // the crowd costs follow the state (built on first use)
+    apply_inputs(input);                     // 1. the tick's input events, in order
+  }
+  {
+    const auto phase = phases_.scope(kSpawn);
+    spawn_phase();  // 2. portals emit, in portal order
+  }
+  {
+    const auto phase = phases_.scope(kNeighbours);
+    rebuild_neighbours();  // 3. the 2 m walker grid, force neighbours, nearby walls
+  }
+  {
+    const auto phase = phases_.scope(kPlan);
+    plan_phase();  // 4. routes, lanes, progress and recovery, sight yaw: every walker from the same state
+  }
+  {
+    const auto phase = phases_.scope(kForces);
+    force_phase();  // 5. the force law, 4 sub-steps: all accelerations, then all moves
+  }
+  {
+    const auto phase = phases_.scope(kArrival);
+    arrival_phase();  // 6. geometric arrival: Done
+  }
+  {
+    const auto phase = phases_.scope(kCrowd);
+    crowd_phase();  // 7. the crowd field: decay, then this tick's walking bodies
+  }
+  {
+    const auto phase = phases_.scope(kMeasure);
+    measure_phase();  // 8. density and level of service per area
+  }
+  ++state_.tick;  // 9.
 }
 
 void StationModel::check_input(const Input& input) const {

@@ -23,6 +23,7 @@
 #include "lockstep/core/body_view.h"
 #include "lockstep/core/drawing.h"
 #include "lockstep/core/json_load.h"
+#include "lockstep/core/phases.h"
 #include "lockstep/core/reflect.h"
 #include "lockstep/core/rng.h"
 #include "station/geom.h"
@@ -582,6 +583,17 @@ class StationModel {
   static constexpr std::string_view kName = "station";
   static constexpr uint32_t kVersion = 5;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s (issue 14)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
+  /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
+  static constexpr std::array<std::string_view, 8> kPhases{"inputs", "spawn",  "neighbours", "plan",
+                                                           "forces", "arrival", "crowd",     "measure"};
+  enum StepPhase : uint32_t { kInputs, kSpawn, kNeighbours, kPlan, kForces, kArrival, kCrowd, kMeasure };
+  void set_phase_observer(PhaseObserver* o) { phases_.set(o); }
+  /// The model contract's entity count (model.h): the walkers walking now (as bodies() lists them).
+  uint64_t entity_count() const {
+    uint64_t n = 0;
+    for (const auto& w : state_.walkers) n += w.phase == Phase::Walking ? 1 : 0;
+    return n;
+  }
 
   static Scenario load_scenario(const Json& j, const JsonReader& reader);
   explicit StationModel(Scenario scenario);
@@ -700,6 +712,7 @@ class StationModel {
   std::vector<std::vector<LinearCost>> crowd_cost_;       ///< per floor, cell
   std::vector<std::pair<uint32_t, LinearCost>> crowd_saved_;  ///< cells patched by crowd_view, to restore
   std::vector<int64_t> crowd_count_;                      ///< crowd_phase scratch: per cell S, M, Vx, Vy (fixed point)
+  PhaseHook phases_;  ///< the profiler's observer, if any (not state)
 };
 
 }  // namespace lockstep::station

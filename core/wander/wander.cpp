@@ -519,36 +519,48 @@ void WanderModel::check_input(const Input& input) const {
 
 void WanderModel::step(const Input& input) {
   auto& ents = state_.entities;
-  // Validate the whole input before applying any of it.
-  check_input(input);
-  if (state_.tick >= kMaxTicks)
-    throw InputError("state", "tick", "the run is at its longest, " + std::to_string(kMaxTicks) + " frames (2^32)");
-  // 1. Input events, in order.
-  for (const auto& ev : input.events) {
-    Wanderer& e = ents[ev.entity];
-    switch (ev.kind) {
-      case EventKind::Impulse: e.velocity = e.velocity + ev.value; break;
-      case EventKind::Warp:
-        e.position = ev.value;
-        e.velocity = Vec3{};
-        break;
-      case EventKind::SetStart: e.startpos = ev.value; break;
-      case EventKind::StopSmooth: stop_force_move(e, -1, true); break;
+  {
+    const auto phase = phases_.scope(kInputs);
+    // Validate the whole input before applying any of it.
+    check_input(input);
+    if (state_.tick >= kMaxTicks)
+      throw InputError("state", "tick", "the run is at its longest, " + std::to_string(kMaxTicks) + " frames (2^32)");
+    // 1. Input events, in order.
+    for (const auto& ev : input.events) {
+      Wanderer& e = ents[ev.entity];
+      switch (ev.kind) {
+        case EventKind::Impulse: e.velocity = e.velocity + ev.value; break;
+        case EventKind::Warp:
+          e.position = ev.value;
+          e.velocity = Vec3{};
+          break;
+        case EventKind::SetStart: e.startpos = ev.value; break;
+        case EventKind::StopSmooth: stop_force_move(e, -1, true); break;
+      }
     }
   }
-  // 2. Behaviours, by index.
-  for (std::size_t i = 0; i < ents.size(); ++i) {
-    if (ents[i].behaviour == Behaviour::SetPath)
-      do_setpath(i);
-    else
-      do_wander(i);
+  {
+    // 2. Behaviours, by index.
+    const auto phase = phases_.scope(kBehaviours);
+    for (std::size_t i = 0; i < ents.size(); ++i) {
+      if (ents[i].behaviour == Behaviour::SetPath)
+        do_setpath(i);
+      else
+        do_wander(i);
+    }
   }
-  // 3. Force-move updates.
-  for (auto& e : ents) force_move_update(e);
-  // 4. Physics.
-  for (auto& e : ents) {
-    world_.step_body(e);
-    if (e.hitwall) ++counters_.wall_hits;
+  {
+    // 3. Force-move updates.
+    const auto phase = phases_.scope(kForceMove);
+    for (auto& e : ents) force_move_update(e);
+  }
+  {
+    // 4. Physics.
+    const auto phase = phases_.scope(kPhysics);
+    for (auto& e : ents) {
+      world_.step_body(e);
+      if (e.hitwall) ++counters_.wall_hits;
+    }
   }
   // 5. The clock.
   ++state_.tick;

@@ -17,6 +17,7 @@
 
 #include "lockstep/core/drawing.h"
 #include "lockstep/core/json_load.h"
+#include "lockstep/core/phases.h"
 #include "lockstep/core/reflect.h"
 #include "lockstep/core/rng.h"
 #include "lockstep/core/vec.h"
@@ -418,6 +419,12 @@ class WanderModel {
   static constexpr std::string_view kName = "wander";
   static constexpr uint32_t kVersion = 1;
   static constexpr uint32_t kTickRateHz = 60;
+  /// The step's phases, in order (phases.h; `lockstep profile`).
+  static constexpr std::array<std::string_view, 4> kPhases{"inputs", "behaviours", "force_move", "physics"};
+  enum StepPhase : uint32_t { kInputs, kBehaviours, kForceMove, kPhysics };
+  void set_phase_observer(PhaseObserver* o) { phases_.set(o); }
+  /// The model contract's entity count (model.h): every entity, always present.
+  uint64_t entity_count() const { return state_.entities.size(); }
 
   /// Read and validate a scenario; errors name the JSON path.
   static Scenario load_scenario(const Json& j, const JsonReader& reader);
@@ -470,6 +477,7 @@ class WanderModel {
   State state_;
   Counters counters_;
   std::vector<ScriptEvent> script_by_tick_;  ///< the script, stably sorted by tick
+  PhaseHook phases_;  ///< the profiler's observer, if any (not state)
 };
 
 }  // namespace lockstep::wander

@@ -753,28 +753,37 @@ void WarriorsModel::check_input(const Input& in) const {
 // ------------------------------------------------------------ the tick
 
 void WarriorsModel::step(const Input& input) {
-  check_input(input);  // refused before anything changes
-  // A30: the clock of the next update must stay within 2^30 ms.
-  if (state_.tick >= kMaxTicks)
-    throw InputError("state", "tick", "the run is at its longest, " + std::to_string(kMaxTicks) +
-                                          " updates (the clock's limit, 2^30 ms = 12.4 days)");
-  // 1. The clock: integer milliseconds of the update being run.
-  state_.clock.now_ms = static_cast<int32_t>((state_.tick + 1) * 1000u / kTickRateHz);  // <= 2^30: tick < kMaxTicks
-  // 2. Inputs.
-  for (auto& p : pads_) p = Pad{};
-  for (const auto& p : input.pads) apply_pad(p);
-  for (const auto& c : input.commands) apply_command(c);
-  // 3. Brains think, by slot.
-  for (uint32_t i = 0; i < kSlots; ++i) {
-    const Human& h = state_.humans[i];
-    if (h.in_use && h.is_ai) think(static_cast<int32_t>(i));
+  {
+    const auto phase = phases_.scope(kInputs);
+    check_input(input);  // refused before anything changes
+    // A30: the clock of the next update must stay within 2^30 ms.
+    if (state_.tick >= kMaxTicks)
+      throw InputError("state", "tick", "the run is at its longest, " + std::to_string(kMaxTicks) +
+                                            " updates (the clock's limit, 2^30 ms = 12.4 days)");
+    // 1. The clock: integer milliseconds of the update being run.
+    state_.clock.now_ms = static_cast<int32_t>((state_.tick + 1) * 1000u / kTickRateHz);  // <= 2^30: tick < kMaxTicks
+    // 2. Inputs.
+    for (auto& p : pads_) p = Pad{};
+    for (const auto& p : input.pads) apply_pad(p);
+    for (const auto& c : input.commands) apply_command(c);
   }
-  // 4. Controls and moves, by slot.
-  for (uint32_t i = 0; i < kSlots; ++i) {
-    const Human& h = state_.humans[i];
-    if (!h.in_use) continue;
-    if (h.has_pad) player_locomotion(static_cast<int32_t>(i));
-    else if (h.is_ai) control(static_cast<int32_t>(i));
+  {
+    // 3. Brains think, by slot.
+    const auto phase = phases_.scope(kThink);
+    for (uint32_t i = 0; i < kSlots; ++i) {
+      const Human& h = state_.humans[i];
+      if (h.in_use && h.is_ai) think(static_cast<int32_t>(i));
+    }
+  }
+  {
+    // 4. Controls and moves, by slot.
+    const auto phase = phases_.scope(kControl);
+    for (uint32_t i = 0; i < kSlots; ++i) {
+      const Human& h = state_.humans[i];
+      if (!h.in_use) continue;
+      if (h.has_pad) player_locomotion(static_cast<int32_t>(i));
+      else if (h.is_ai) control(static_cast<int32_t>(i));
+    }
   }
   ++state_.tick;
 }

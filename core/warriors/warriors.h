@@ -33,6 +33,7 @@
 
 #include "lockstep/core/drawing.h"
 #include "lockstep/core/json_load.h"
+#include "lockstep/core/phases.h"
 #include "lockstep/core/reflect.h"
 #include "lockstep/core/rng.h"
 #include "lockstep/core/vec.h"
@@ -772,6 +773,16 @@ class WarriorsModel {
   ///    moving on (N19), the charge breaking its door open, Route_TryClimbNear's state 3.
   static constexpr uint32_t kVersion = 3;
   static constexpr uint32_t kTickRateHz = 30;
+  /// The step's phases, in order (phases.h; `lockstep profile`).
+  static constexpr std::array<std::string_view, 3> kPhases{"inputs", "think", "control"};
+  enum StepPhase : uint32_t { kInputs, kThink, kControl };
+  void set_phase_observer(PhaseObserver* o) { phases_.set(o); }
+  /// The model contract's entity count (model.h): the humans in use.
+  uint64_t entity_count() const {
+    uint64_t n = 0;
+    for (const auto& h : state_.humans) n += h.in_use ? 1 : 0;
+    return n;
+  }
 
   static Scenario load_scenario(const Json& j, const JsonReader& reader);
   explicit WarriorsModel(Scenario scenario);
@@ -908,6 +919,7 @@ class WarriorsModel {
   std::array<Pad, kSlots> pads_{};  ///< the pad each player holds (set by inputs; part of the input, not state)
   std::vector<std::pair<uint64_t, Command>> script_;  ///< by tick, stable
   std::vector<std::pair<uint64_t, Pad>> pad_script_;  ///< by tick, stable
+  PhaseHook phases_;  ///< the profiler's observer, if any (not state)
 };
 
 }  // namespace lockstep::warriors

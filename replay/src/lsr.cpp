@@ -163,24 +163,34 @@ void Recorder::write(const void* p, std::size_t n) {
 }
 
 void Recorder::write_frame(uint8_t kind, uint64_t first_tick, uint32_t ticks, std::vector<uint8_t>& content) {
-  put_le(content, xxh3(content.data(), content.size()), 8);
-  out_.resize(ZSTD_compressBound(content.size()));
-  const std::size_t n =
-      ZSTD_compress2(static_cast<ZSTD_CCtx*>(cctx_), out_.data(), out_.size(), content.data(), content.size());
-  if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
-  index_.push_back({offset_, static_cast<uint32_t>(n), static_cast<uint32_t>(content.size()), kind, first_tick, ticks,
-                    xxh3(out_.data(), n), checksum32(content.data(), content.size())});
+  std::size_t n = 0;
+  {
+    const auto phase = phases_.scope(kCompress);
+    put_le(content, xxh3(content.data(), content.size()), 8);
+    out_.resize(ZSTD_compressBound(content.size()));
+    n = ZSTD_compress2(static_cast<ZSTD_CCtx*>(cctx_), out_.data(), out_.size(), content.data(), content.size());
+    if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
+    index_.push_back({offset_, static_cast<uint32_t>(n), static_cast<uint32_t>(content.size()), kind, first_tick, ticks,
+                      xxh3(out_.data(), n), checksum32(content.data(), content.size())});
+  }
+  const auto phase = phases_.scope(kWrite);
   write(out_.data(), n);
   std::fflush(f_);
   if (opt_.fsync) ::fsync(fileno(f_));
 }
 
 void Recorder::keyframe(const Model& m) {
-  const auto snap = m.snapshot();
+  const auto snap = [&] {
+    const auto phase = phases_.scope(kSnapshot);
+    return m.snapshot();
+  }();
   if (snap.size() + 160 + 8 * kMaxSubsystems > kMaxFrameBytes)
     throw InputError(path_, "tick " + std::to_string(m.tick()), "the state's snapshot of " + std::to_string(snap.size()) +
                                                                    " bytes is beyond the format's frame limit of " + std::to_string(kMaxFrameBytes));
-  const StateHashes h = m.hashes();
+  const StateHashes h = [&] {
+    const auto phase = phases_.scope(kHash);
+    return m.hashes();
+  }();
   std::vector<uint8_t> content;
   content.reserve(snap.size() + 160);
   put_le(content, kKeyframeMagic, 4);
@@ -203,7 +213,10 @@ void Recorder::tick(std::span<const uint8_t> input, const Model& after) {
     flush_ticks();
     chunk_first_ = after.tick() - 1;
   }
-  const StateHashes h = after.hashes();
+  const StateHashes h = [&] {
+    const auto phase = phases_.scope(kHash);
+    return after.hashes();
+  }();
   put_le(chunk_, h.whole, 8);
   for (uint32_t i = 0; i < h.count; ++i) put_le(chunk_, h.sub[i], header_.sub_hash_bytes);
   // An input is stored when it differs from the tick before; a chunk is

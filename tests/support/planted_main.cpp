@@ -31,6 +31,8 @@ class Planted final : public lockstep::Model {
   std::vector<lockstep::BodyView> bodies() const override { return m_->bodies(); }
   lockstep::Drawing scene_drawing() const override { return m_->scene_drawing(); }
   lockstep::Drawing tick_drawing() const override { return m_->tick_drawing(); }
+  void set_phase_observer(lockstep::PhaseObserver* o) override { m_->set_phase_observer(o); }
+  std::optional<uint64_t> entity_count() const override { return m_->entity_count(); }
   void step_scripted() override {
     m_->step_scripted();
     plant();

@@ -34,7 +34,7 @@ int parse_and_run(int argc, char** argv) {
   // The order of the help's listing.
   std::vector<std::unique_ptr<Command>> commands;
   for (auto make : {make_run, make_fields, make_trajectory, make_record, make_replay, make_inspect, make_export, make_diff, make_view,
-                    make_gate, make_verify, make_capture, make_bisect, make_chain, make_state})
+                    make_gate, make_verify, make_capture, make_bisect, make_profile, make_chain, make_state})
     commands.push_back(make(app));
 
   // A first word that is no command and no flag: say so, rather than CLI11's "A subcommand is required".

@@ -47,6 +47,7 @@ std::unique_ptr<Command> make_capture(CLI::App& app);
 std::unique_ptr<Command> make_bisect(CLI::App& app);
 std::unique_ptr<Command> make_chain(CLI::App& app);
 std::unique_ptr<Command> make_state(CLI::App& app);
+std::unique_ptr<Command> make_profile(CLI::App& app);
 
 // ---- the flags several commands share, named once here (flags.cpp)
 

@@ -19,7 +19,11 @@
 //   void M::check_input(const M::Input&) const
 // which refuses an input the model cannot step (a value out of its range, a body
 // it does not have) with InputError naming the field ("events[2].value").
-// set_state likewise refuses a state the model could never have made.
+// set_state likewise refuses a state the model could never have made. And
+//   M::kPhases (names, in step order) and void M::set_phase_observer(PhaseObserver*)
+// its step's phases, reported to an observer when one listens (phases.h; `lockstep profile`), and
+//   uint64_t M::entity_count() const
+// how many entities (bodies, agents) it simulates now: `profile`'s counter.
 //
 // Before any of it the adapter refuses every input and restored state that
 // holds a NaN or an infinity (validate.h), and every step, construction and
@@ -36,6 +40,7 @@
 #include <functional>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -47,6 +52,7 @@
 #include "lockstep/core/fpenv.h"
 #include "lockstep/core/hash.h"
 #include "lockstep/core/json_load.h"
+#include "lockstep/core/phases.h"
 #include "lockstep/core/snapshot.h"
 #include "lockstep/core/validate.h"
 
@@ -57,6 +63,7 @@ struct ModelInfo {
   uint32_t version = 0;
   uint32_t tick_rate_hz = 0;
   std::vector<std::string> subsystems;  ///< top-level state fields, in listing order
+  std::vector<std::string> phases;      ///< the step's phases, in step order (empty: none reported)
 };
 
 class Model {
@@ -78,6 +85,13 @@ class Model {
   /// drawing of its own a model is drawn from its body view.
   virtual Drawing scene_drawing() const { return drawing_of_floors(floors()); }
   virtual Drawing tick_drawing() const { return drawing_of_bodies(bodies()); }
+  /// The phases (optional, phases.h): every later step reports to `o` (step_begin and step_end
+  /// around the model's own step, its phases by their index in info().phases inside), until
+  /// it is set again; nullptr (the default) reports nothing. A clone starts with none.
+  virtual void set_phase_observer(PhaseObserver* o) { (void)o; }
+  /// How many entities the model simulates now (optional): its entity_count(), else the body
+  /// view's body count, else none.
+  virtual std::optional<uint64_t> entity_count() const { return std::nullopt; }
 
   /// Step one tick with the scenario's own scripted input.
   virtual void step_scripted() = 0;
@@ -144,7 +158,7 @@ class ModelAdapter final : public Model {
 
   const ModelInfo& info() const override {
     static const ModelInfo inf{std::string(M::kName), M::kVersion, M::kTickRateHz,
-                               subsystem_names<typename M::State>()};
+                               subsystem_names<typename M::State>(), phase_names()};
     return inf;
   }
   const std::string& scenario_json() const override { return scenario_json_; }
@@ -167,11 +181,23 @@ class ModelAdapter final : public Model {
     if constexpr (requires(const M& cm) { { cm.tick_drawing() } -> std::same_as<Drawing>; }) return m_.tick_drawing();
     return Model::tick_drawing();
   }
+  std::optional<uint64_t> entity_count() const override {
+    if constexpr (requires(const M& cm) { { cm.entity_count() } -> std::convertible_to<uint64_t>; })
+      return static_cast<uint64_t>(m_.entity_count());
+    else if constexpr (requires(const M& cm) { { cm.bodies() } -> std::same_as<std::vector<BodyView>>; })
+      return m_.bodies().size();
+    else
+      return std::nullopt;
+  }
+  void set_phase_observer(PhaseObserver* o) override {
+    if constexpr (kHasPhases) m_.set_phase_observer(o);
+    observer_ = o;
+  }
   void step_scripted() override {
     IeeeFpScope fp;
     const typename M::Input in = m_.scripted_input();
     check(in, source_ + " (its script at tick " + std::to_string(m_.tick()) + ")");
-    m_.step(in);
+    step_model(in);
   }
   std::vector<uint8_t> scripted_input() const override {
     ByteSink sink;
@@ -182,7 +208,7 @@ class ModelAdapter final : public Model {
     const auto in = decode_canonical<typename M::Input>(input, source);
     check(in, source);
     IeeeFpScope fp;
-    m_.step(in);
+    step_model(in);
   }
   void check_input_encoding(std::span<const uint8_t> input, const std::string& source) const override {
     finite(decode_canonical<typename M::Input>(input, source), source);
@@ -217,7 +243,11 @@ class ModelAdapter final : public Model {
     // explicit door, for perturbing on purpose.
     return list_mutable_leaves(const_cast<typename M::State&>(m_.state()));
   }
-  std::unique_ptr<Model> clone() const override { return std::make_unique<ModelAdapter>(*this); }
+  std::unique_ptr<Model> clone() const override {
+    auto c = std::make_unique<ModelAdapter>(*this);
+    c->set_phase_observer(nullptr);  // an observer watches one model
+    return c;
+  }
 
   /// Refuse an input with a NaN or an infinity.
   static void finite(const typename M::Input& in, const std::string& source) {
@@ -237,7 +267,35 @@ class ModelAdapter final : public Model {
   }
 
  private:
+  static constexpr bool kHasPhases = requires(M& m, PhaseObserver* o) {
+    M::kPhases;
+    m.set_phase_observer(o);
+  };
+  static std::vector<std::string> phase_names() {
+    std::vector<std::string> names;
+    if constexpr (kHasPhases)
+      for (const auto& n : M::kPhases) names.emplace_back(n);
+    return names;
+  }
+  /// The model's own step, between step_begin and step_end when someone observes.
+  void step_model(const typename M::Input& in) {
+    if (!observer_) [[likely]] {
+      m_.step(in);
+      return;
+    }
+    const uint64_t t = m_.tick();
+    struct End {
+      PhaseObserver* o;
+      uint64_t t;
+      ~End() { o->step_end(t); }
+    };
+    observer_->step_begin(t);
+    const End end{observer_, t};
+    m_.step(in);
+  }
+
   M m_;
+  PhaseObserver* observer_ = nullptr;
   std::string scenario_json_;
   uint64_t default_ticks_ = 0;
   uint64_t seed_ = 0;

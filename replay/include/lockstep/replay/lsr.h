@@ -15,6 +15,7 @@
 // them by walking the frames when the index is missing.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -22,6 +23,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lockstep/core/hash.h"
@@ -136,6 +138,13 @@ class Recorder {
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
 
+  /// The recorder's own phases (phases.h), by index: the state's hashes, a keyframe's snapshot,
+  /// a frame's compression (with its checksums) and its write. What `lockstep profile` shows of a
+  /// recording's cost. No observer (the default): nothing reported, nothing timed.
+  static constexpr std::array<std::string_view, 4> kPhases{"hash", "snapshot", "compress", "write"};
+  enum Phase : uint32_t { kHash, kSnapshot, kCompress, kWrite };
+  void set_phase_observer(PhaseObserver* o) { phases_.set(o); }
+
   /// Record one step: its encoded input and the model after it.
   void tick(std::span<const uint8_t> input, const Model& after);
   /// Write the last chunk, the index and the seek table, and close.
@@ -178,6 +187,7 @@ class Recorder {
   uint32_t header_bytes_ = 0;
   std::vector<IndexEntry> index_;
   bool finished_ = false;
+  PhaseHook phases_;
 };
 
 /// Where a damaged recording stops being good.
