@@ -35,7 +35,7 @@ constexpr float kPassMargin = 0.1f;       ///< m between bodies when overtaking 
 constexpr float kPassClear = 0.05f;       ///< m: the overtaking line is open when nobody else is nearer (S22)
 constexpr float kSidestepMaxYaw = 0.6f;   ///< rad (34 degrees)
 constexpr float kFollowMaxYaw = 0.25f;    ///< rad (14 degrees)
-constexpr float kDepth = 0.75f;           ///< a body's half-depth along its heading over its half-width r (docs/station-forces.md, "The body's shape")
+constexpr float kDepth = 0.75f;           ///< a body's half-depth along its motion over its half-width r (S28; docs/station-forces.md, "The body's shape")
 
 // Fixed-point accumulation (2^-32 m/s^2): integer sums are associative, so a
 // walker's total does not depend on the order its neighbours are visited in.
@@ -346,11 +346,12 @@ float StationModel::wall_gap_of(uint32_t i, V2 e, V2* normal) const {
   // the body can move straight along its direction before it touches a wall,
   // capped at kHeadwayCap. For each wall of the walker's list (within r +
   // 1.3 m), in the walker's frame (a along the direction, s across it), the
-  // first contact of the disc of radius r swept along a is the least
-  // a_q - sqrt(r^2 - s_q^2) over the wall's points q with |s_q| <= r: at the
-  // ends of the part of the wall inside the body's band and ahead of its
-  // centre, or where the wall is tangent to the disc. A wall whose obstacle a
-  // recovery mutes is not seen.
+  // first contact of the body swept along a (S28: r across, kDepth r along;
+  // in a frame stretched by 1 / kDepth along a, the disc of radius r) is the
+  // least kDepth (a_q / kDepth - sqrt(r^2 - s_q^2)) over the wall's points q
+  // with |s_q| <= r: at the ends of the part of the wall inside the body's
+  // band and ahead of its centre, or where the wall is tangent to the
+  // stretched disc. A wall whose obstacle a recovery mutes is not seen.
   const Walker& w = state_.walkers[i];
   *normal = V2{};
   if (e == V2{}) return kHeadwayCap;
