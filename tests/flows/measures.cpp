@@ -203,11 +203,20 @@ namespace {
 double sfpe(double rho) { return std::max(0.0, 1.40 * (1.0 - 0.266 * rho)); }
 }  // namespace
 
-// The band: from 0.1 m/s below the lower of Weidmann and SFPE to the higher
-// of 0.15 m/s above Weidmann and the speed at which the Juelich open
-// corridor's specific flow of about 1.9 /(m s) is carried (Zhang et al. 2011),
-// at most 1.5 m/s (docs/validation.md, "Flows").
-double band_lo(double rho) { return std::max(0.0, std::min(weidmann(rho), sfpe(rho)) - 0.1); }
-double band_hi(double rho) { return std::min(1.5, std::max(weidmann(rho) + 0.15, rho > 0 ? 1.9 / rho : 1.5)); }
+// The band of the published data: Weidmann's and SFPE's curves widened (0.1
+// m/s below the lower of the two, 0.15 m/s above Weidmann), joined with the
+// 10th to 90th percentile of the Wuppertal/Juelich corridor series' own
+// branch at that density where the series has the bin (corridor_series.h);
+// at most 1.5 m/s (docs/validation.md, "Flows", "The corridor series").
+double band_lo(double rho, lockstep::corridor_series::Branch branch) {
+  double lo = std::max(0.0, std::min(weidmann(rho), sfpe(rho)) - 0.1);
+  if (const auto* b = lockstep::corridor_series::bin_at(branch, rho)) lo = std::min(lo, b->p10);
+  return lo;
+}
+double band_hi(double rho, lockstep::corridor_series::Branch branch) {
+  double hi = weidmann(rho) + 0.15;
+  if (const auto* b = lockstep::corridor_series::bin_at(branch, rho)) hi = std::max(hi, b->p90);
+  return std::min(1.5, hi);
+}
 
 }  // namespace flows

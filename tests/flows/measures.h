@@ -5,6 +5,8 @@
 // (id, x, y), so the tests can check each measure on hand-made walks.
 #pragma once
 
+#include "corridor_series.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -73,9 +75,10 @@ struct Fit {
 Fit fit_line(const std::vector<double>& x, const std::vector<double>& y);
 
 /// Weidmann's fundamental diagram (crowd.md) and the band of published data
-/// the fundamental-diagram check uses (docs/validation.md, "Flows").
+/// the fundamental-diagram check uses for a branch (inflow or queue) of the
+/// corridor (docs/validation.md, "Flows" and "The corridor series").
 double weidmann(double rho);
-double band_lo(double rho);
-double band_hi(double rho);
+double band_lo(double rho, lockstep::corridor_series::Branch branch);
+double band_hi(double rho, lockstep::corridor_series::Branch branch);
 
 }  // namespace flows

@@ -254,18 +254,24 @@ void fd(const Json& e, const Run& run, Result& r) {
     ds += vm.density, vs += v, ++n;
   }
   r.branch = e["branch"].get<std::string>();
+  if (r.branch != "inflow" && r.branch != "queue") {
+    fail(r, "branch \"" + r.branch + "\": expected inflow or queue");
+    return;
+  }
   if (n == 0) {
     fail(r, "nobody measured");
     return;
   }
   const double rho = ds / n, v = vs / n;
+  const auto branch = r.branch == "queue" ? lockstep::corridor_series::Branch::Queue : lockstep::corridor_series::Branch::Inflow;
+  const double lo = flows::band_lo(rho, branch), hi = flows::band_hi(rho, branch);
   if (rho >= 0.5 && rho <= 3.0) {
     ++checked;
-    if (v < flows::band_lo(rho) || v > flows::band_hi(rho)) ++outside;
+    if (v < lo || v > hi) ++outside;
   }
   r.summary = fmt("%s: rho %.2f /m^2, v %.2f m/s (Weidmann %.2f, band %.2f .. %.2f), Js %.2f /(m s)", r.branch.c_str(),
-                  rho, v, flows::weidmann(rho), flows::band_lo(rho), flows::band_hi(rho), rho * v);
-  if (outside) fail(r, fmt("mean speed %.2f m/s at %.2f /m^2 outside the band %.2f .. %.2f", v, rho, flows::band_lo(rho), flows::band_hi(rho)));
+                  rho, v, flows::weidmann(rho), lo, hi, rho * v);
+  if (outside) fail(r, fmt("mean speed %.2f m/s at %.2f /m^2 outside the band %.2f .. %.2f", v, rho, lo, hi));
   r.csv["fd_" + r.file.substr(0, r.file.size() - 5) + ".csv"] = body;
 }
 

@@ -2,6 +2,7 @@
 // made by hand whose answers are known exactly (docs/validation.md, "Flows").
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "measures.h"
@@ -86,8 +87,44 @@ TEST_CASE("flow measures - line fit, Weidmann and the band", "[station][flows]")
   // crowd.md: v0 1.34, gamma 1.913, rho_max 5.4.
   CHECK(weidmann(1.0) == Approx(1.34 * (1 - std::exp(-1.913 * (1 - 1 / 5.4)))));
   CHECK(weidmann(6.0) == 0.0);
+  using lockstep::corridor_series::Branch;
+  using lockstep::corridor_series::bin_at;
   for (double rho = 0.5; rho <= 3.0; rho += 0.25) {
-    CHECK(band_lo(rho) < weidmann(rho));
-    CHECK(band_hi(rho) > weidmann(rho));
+    for (Branch br : {Branch::Inflow, Branch::Queue}) {
+      CHECK(band_lo(rho, br) < weidmann(rho));
+      CHECK(band_hi(rho, br) > weidmann(rho));
+      // The series' own spread is inside the band wherever it has the bin.
+      if (const auto* b = bin_at(br, rho)) {
+        CHECK(band_lo(rho, br) <= b->p10);
+        CHECK(band_hi(rho, br) >= std::min(1.5, b->p90));
+      }
+    }
+  }
+  // At 2.1 /m2 the inflow runs walk 0.76 .. 1.00 m/s, above Weidmann's
+  // 0.57 + 0.15, so the series widens the band there; the queue runs
+  // (0.43 .. 0.66) do not.
+  CHECK(band_hi(2.1, Branch::Inflow) == Approx(1.00));
+  CHECK(band_hi(2.1, Branch::Queue) == Approx(weidmann(2.1) + 0.15));
+  // Where the series has too few frames (above 2.5 /m2 inflow), Weidmann's band alone.
+  CHECK(bin_at(Branch::Inflow, 2.6) == nullptr);
+  CHECK(band_hi(2.6, Branch::Inflow) == Approx(weidmann(2.6) + 0.15));
+}
+
+TEST_CASE("corridor series - the table is ordered and speeds fall with density", "[station][flows]") {
+  using lockstep::corridor_series::Branch;
+  using lockstep::corridor_series::kBins;
+  const lockstep::corridor_series::Bin* prev = nullptr;
+  for (const auto& b : kBins) {
+    INFO(b.rho_lo << " .. " << b.rho_hi);
+    CHECK(b.rho_hi == Approx(b.rho_lo + 0.25));
+    CHECK(b.frames >= 100);
+    CHECK(b.p10 <= b.p50);
+    CHECK(b.p50 <= b.p90);
+    if (prev && prev->branch == b.branch) {
+      CHECK(b.rho_lo == Approx(prev->rho_hi));
+      // The medians fall with density (0.03 m/s of noise between bins).
+      CHECK(b.p50 <= prev->p50 + 0.03);
+    }
+    prev = &b;
   }
 }
