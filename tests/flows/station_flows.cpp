@@ -388,6 +388,14 @@ int main(int argc, char** argv) {
     }
   for (const auto& [b, vv] : bins) {
     if (vv.first.size() < 20 || vv.second.size() < 20) continue;
+    // Only below 1.5 /m^2: above it the corridor series' own inflow and
+    // queue runs are two relations (0.2-0.3 m/s apart; docs/validation.md,
+    // "The corridor series"), so one relation is not asked of the model.
+    if (b >= 6) {
+      std::printf("%-4s %-26s %.2f .. %.2f /m^2: not compared (two branches in the corridor series)\n", "--",
+                  "fd one relation", b * 0.25, (b + 1) * 0.25);
+      continue;
+    }
     double m1 = 0, m2 = 0;
     for (double v : vv.first) m1 += v;
     for (double v : vv.second) m2 += v;
