@@ -13,7 +13,7 @@ set(LOCKSTEP_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/lockstep"
 # Every library, exported as lockstep::<name> (lockstep_library() in cmake/lockstep.cmake sets the
 # names and wraps each include directory for the build tree and the installed tree alike).
 set(_lockstep_libs lockstep_header_deps lockstep_core lockstep_wander lockstep_warriors lockstep_station_grid
-    lockstep_station lockstep_models lockstep_replay lockstep_verify lockstep_traces lockstep_trajectory lockstep_cli)
+    lockstep_station lockstep_models lockstep_replay lockstep_pool lockstep_verify lockstep_traces lockstep_trajectory lockstep_cli)
 
 # Installed headers: the contract (lockstep/core), the bundled models' registration
 # (lockstep/models/bundled.h), replay, verify, traces, trajectory, the command line
@@ -25,7 +25,7 @@ install(TARGETS ${_lockstep_libs}
         EXPORT lockstepTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-foreach(d core/include core/models/include replay/include verify/include traces/include trajectory/include
+foreach(d core/include core/models/include replay/include pool/include verify/include traces/include trajectory/include
           tools/lockstep/include)
   install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/${d}/lockstep DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 endforeach()
@@ -47,12 +47,14 @@ file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/lockstepConfig.cmake @ONLY CON
 # Targets: lockstep::core (the model contract and registry, reflection, hashing,
 # snapshots, diff, JSON loading; its users compile with -ffp-contract=off
 # -fno-fast-math), lockstep::replay, lockstep::verify, lockstep::traces,
-# lockstep::trajectory, lockstep::cli (lockstep/cli/cli.h), lockstep::models
+# lockstep::trajectory, lockstep::cli (lockstep/cli/cli.h), lockstep::pool (a thread pool
+# for Model::set_workers, lockstep/pool/thread_pool.h), lockstep::models
 # (with lockstep::wander, lockstep::warriors, lockstep::station and
 # lockstep::station_grid), lockstep::header_deps.
 include(CMakeFindDependencyMacro)
 find_dependency(cereal)
 find_dependency(nlohmann_json 3.10)
+find_dependency(Threads)  # lockstep::pool
 
 # lockstep::replay is a static library over libzstd: its consumers link zstd.
 if(NOT TARGET lockstep::zstd)

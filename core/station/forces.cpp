@@ -425,9 +425,13 @@ void StationModel::accelerations(float h) {
   // at the start of the sub-step), into acc_; nothing is moved here.
   const auto n = static_cast<uint32_t>(state_.walkers.size());
   acc_.assign(n, V2{});
+  parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) { accelerations(h, begin, end); });
+}
+
+void StationModel::accelerations(float h, uint32_t begin, uint32_t end) {
   const float fric_cap_pair = 0.5f / h;  // S16: friction may at most halve a relative sliding velocity per sub-step
   const float fric_cap_wall = 1.0f / h;  // ... and at most stop a body's sliding along a wall
-  for (uint32_t i = 0; i < n; ++i) {
+  for (uint32_t i = begin; i < end; ++i) {
     const Walker& w = state_.walkers[i];
     if (w.phase != Phase::Walking) continue;
     FixSum ax = 0, ay = 0;
@@ -537,8 +541,16 @@ void StationModel::integrate(float h) {
   // m (v0 e - v) / tau is integrated implicitly (unconditionally stable), the
   // rest explicitly, velocity first (semi-implicit Euler); then the move.
   const auto n = static_cast<uint32_t>(state_.walkers.size());
+  refused_.assign(n, 0);
+  parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) { integrate(h, begin, end); });
+  // The refused moves counted here, in walker order: the count does not depend on the threads.
+  for (uint32_t i = 0; i < n; ++i) state_.stats.refused_moves += refused_[i];
+}
+
+void StationModel::integrate(float h, uint32_t begin, uint32_t end) {
+  // Each walker reads its own state, its acceleration and the walls, and writes only itself.
   const float den = 1.0f + h / kTau;
-  for (uint32_t i = 0; i < n; ++i) {
+  for (uint32_t i = begin; i < end; ++i) {
     Walker& w = state_.walkers[i];
     if (w.phase != Phase::Walking) continue;
     const V2 a = acc_[i];
@@ -571,7 +583,7 @@ void StationModel::integrate(float h) {
       continue;
     }
     // Refused: slide along the wall that refused it (its normal part removed).
-    ++state_.stats.refused_moves;
+    refused_[i] = 1;
     const Wall& wl = floors_[w.floor].walls[static_cast<std::size_t>(hit)];
     const V2 nrm = left_of(unit(wl.b - wl.a));
     const V2 vs = v - nrm * dot(v, nrm);

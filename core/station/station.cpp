@@ -114,12 +114,14 @@ void StationModel::plan_phase() {
   // Sight: reads every walker's position, velocity, last direction and
   // headway, which nothing above changed; all yaws first, then all directions.
   std::vector<float> yaw(n, 0.0f);
-  for (uint32_t i = 0; i < n; ++i) {
-    const Walker& w = state_.walkers[i];
-    if (w.phase != Phase::Walking) continue;
-    const V2 e0 = unit(w.drive - w.pos);
-    yaw[i] = e0 == V2{} ? 0.0f : sight_yaw(i, e0);
-  }
+  parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
+    for (uint32_t i = begin; i < end; ++i) {
+      const Walker& w = state_.walkers[i];
+      if (w.phase != Phase::Walking) continue;
+      const V2 e0 = unit(w.drive - w.pos);
+      yaw[i] = e0 == V2{} ? 0.0f : sight_yaw(i, e0);
+    }
+  });
   for (uint32_t i = 0; i < n; ++i) {
     Walker& w = state_.walkers[i];
     if (w.phase != Phase::Walking) continue;
@@ -135,27 +137,31 @@ void StationModel::plan_phase() {
   // the others see of where it is going (headway, sight), stays its wish.
   wall_gap_.assign(n, kHeadwayCap);
   move_dir_.assign(n, V2{});
-  for (uint32_t i = 0; i < n; ++i) {
-    const Walker& w = state_.walkers[i];
-    if (w.phase != Phase::Walking) continue;
-    V2 nrm;
-    V2 e = w.dir;
-    float g = wall_gap_of(i, e, &nrm);
-    const float into = dot(e, nrm);
-    if (g < kSlideGap && into < 0.0f) {
-      const V2 slide = unit(e - nrm * into);
-      if (!(slide == V2{})) {
-        e = slide;
-        g = wall_gap_of(i, slide, &nrm);
+  parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
+    for (uint32_t i = begin; i < end; ++i) {
+      const Walker& w = state_.walkers[i];
+      if (w.phase != Phase::Walking) continue;
+      V2 nrm;
+      V2 e = w.dir;
+      float g = wall_gap_of(i, e, &nrm);
+      const float into = dot(e, nrm);
+      if (g < kSlideGap && into < 0.0f) {
+        const V2 slide = unit(e - nrm * into);
+        if (!(slide == V2{})) {
+          e = slide;
+          g = wall_gap_of(i, slide, &nrm);
+        }
       }
+      wall_gap_[i] = g;
+      move_dir_[i] = e;
     }
-    wall_gap_[i] = g;
-    move_dir_[i] = e;
-  }
+  });
   // Headway: reads every walker's position and this tick's direction.
   std::vector<float> hw(n, kHeadwayCap);
-  for (uint32_t i = 0; i < n; ++i)
-    if (state_.walkers[i].phase == Phase::Walking) hw[i] = headway_of(i);
+  parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
+    for (uint32_t i = begin; i < end; ++i)
+      if (state_.walkers[i].phase == Phase::Walking) hw[i] = headway_of(i);
+  });
   for (uint32_t i = 0; i < n; ++i) state_.walkers[i].headway = hw[i];
   // Recovery's sideways velocity, applied after everyone has looked.
   for (uint32_t i = 0; i < n; ++i) {

@@ -26,6 +26,7 @@
 #include "lockstep/core/phases.h"
 #include "lockstep/core/reflect.h"
 #include "lockstep/core/rng.h"
+#include "lockstep/core/workers.h"
 #include "station/geom.h"
 #include "station/grid.h"
 
@@ -57,6 +58,7 @@ inline constexpr float kLaneCloseM = 6.0f;        ///< m: a leg into the goal cl
 inline constexpr float kDefaultUnstickS = 3.0f;
 inline constexpr float kIgnoreObstacleS = 1.6f;
 inline constexpr float kProgressStep = 0.3f;      ///< m: S9, progress is getting this much closer
+inline constexpr uint32_t kGrain = 64;           ///< walkers per range of a step's parallel parts (workers.h; any value gives the same bits)
 inline constexpr float kTimeGap = 0.35f;          ///< s: headway speed = gap / T (docs/station-forces.md, "Headway")
 inline constexpr float kHeadwayCap = 3.0f;        ///< m: the headway looked for (nobody nearer: 3 m)
 inline constexpr float kOncomingRange = 20.0f;     ///< m ahead a walker looks for someone coming the other way (S25)
@@ -588,6 +590,9 @@ class StationModel {
                                                            "forces", "arrival", "crowd",     "measure"};
   enum StepPhase : uint32_t { kInputs, kSpawn, kNeighbours, kPlan, kForces, kArrival, kCrowd, kMeasure };
   void set_phase_observer(PhaseObserver* o) { phases_.set(o); }
+  /// Threads for the step (workers.h): sight, the wall gaps, the headways and the force law's
+  /// sub-steps compute every walker from the same state on them (docs/station-step.md).
+  void set_workers(Workers* w) { workers_ = w; }
   /// The model contract's entity count (model.h): the walkers walking now (as bodies() lists them).
   uint64_t entity_count() const {
     uint64_t n = 0;
@@ -683,7 +688,9 @@ class StationModel {
   bool overtake_clear(uint32_t w, V2 e, float shift, float ahead, V2 target) const;
   // forces.cpp
   void accelerations(float h);
+  void accelerations(float h, uint32_t begin, uint32_t end);  ///< walkers begin..end (one range of workers.h)
   void integrate(float h);
+  void integrate(float h, uint32_t begin, uint32_t end);
   bool move_refused(const Walker& wk, V2 from, V2 to, int32_t* hit) const;
   void gather_walls(uint32_t w);
 
@@ -713,6 +720,8 @@ class StationModel {
   std::vector<std::pair<uint32_t, LinearCost>> crowd_saved_;  ///< cells patched by crowd_view, to restore
   std::vector<int64_t> crowd_count_;                      ///< crowd_phase scratch: per cell S, M, Vx, Vy (fixed point)
   PhaseHook phases_;  ///< the profiler's observer, if any (not state)
+  Workers* workers_ = nullptr;          ///< threads for the step, if any (not state)
+  std::vector<uint8_t> refused_;        ///< per walker: its move refused this sub-step (summed after)
 };
 
 }  // namespace lockstep::station

@@ -63,6 +63,9 @@ CLI::Option* add_output_option(CLI::App* sub, std::string& path, const std::stri
 /// InputError when --from is after --to (ranges are inclusive everywhere).
 void check_tick_range(const std::string& file, long long from, long long to);
 void add_tick_range(CLI::App* sub, long long& from, long long& to, const std::string& from_what, const std::string& to_what);
+/// --threads N: how many threads a model that can use several steps on (workers.h); 0 (the
+/// default) means every core. The results are the same on any number.
+CLI::Option* add_threads_option(CLI::App* sub, unsigned& threads);
 /// --json: the command's result as JSON on stdout.
 CLI::Option* add_json_flag(CLI::App* sub, bool& json);
 

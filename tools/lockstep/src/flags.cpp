@@ -32,6 +32,14 @@ CLI::Option* add_ticks_option(CLI::App* sub, long long& ticks) {
   return sub->add_option("--ticks,-n", ticks, "How many ticks to step (default: the scenario's \"ticks\")")->check(tick_count());
 }
 
+CLI::Option* add_threads_option(CLI::App* sub, unsigned& threads) {
+  return sub
+      ->add_option("--threads", threads,
+                   "Threads to step on, for a model that can use several (default 0: every core); the same "
+                   "results on any number")
+      ->check(CLI::Range(0u, 256u));
+}
+
 CLI::Option* add_output_option(CLI::App* sub, std::string& path, const std::string& what) {
   return sub->add_option("-o,--output", path, what);
 }

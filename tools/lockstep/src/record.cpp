@@ -6,6 +6,7 @@
 #include "json_out.h"
 #include "lockstep/core/model.h"
 #include "lockstep/core/text.h"
+#include "lockstep/pool/thread_pool.h"
 #include "lockstep/replay/lsr.h"
 #include "progress.h"
 
@@ -45,6 +46,7 @@ class Record final : public Command {
     sub = app.add_subcommand("record", "Run a scenario and record every tick's input and state hashes (.lsr)");
     add_scenario_arg(sub, scenario_);
     add_ticks_option(sub, ticks_);
+    add_threads_option(sub, threads_);
     add_output_option(sub, out_, "The recording to write (.lsr)")->required();
     sub->add_option("--keyframe-every", keyframe_every_, "A full state snapshot every K ticks (default: one second)")
         ->check(CLI::Range(1u, 1u << 20));
@@ -64,6 +66,8 @@ class Record final : public Command {
 
   int run() override {
     auto model = load_scenario_file(scenario_);
+    ThreadPool pool(threads_ > 0 ? threads_ : ThreadPool::cores());
+    model->set_workers(&pool);
     const uint64_t ticks = ticks_or(ticks_, model->default_ticks());
     lsr::RecorderOptions opt;
     opt.keyframe_every = keyframe_every_;
@@ -118,6 +122,7 @@ class Record final : public Command {
  private:
   std::string scenario_, out_;
   long long ticks_ = -1;
+  unsigned threads_ = 0;
   uint32_t keyframe_every_ = 0, chunk_ticks_ = 0;
   int sub_bytes_ = 2;
   bool fsync_ = false, json_ = false;

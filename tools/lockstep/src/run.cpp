@@ -6,6 +6,7 @@
 #include "json_out.h"
 #include "lockstep/core/model.h"
 #include "lockstep/core/text.h"
+#include "lockstep/pool/thread_pool.h"
 #include "progress.h"
 
 namespace lockstep::cli {
@@ -18,6 +19,7 @@ class Run final : public Command {
     sub = app.add_subcommand("run", "Step a scenario and print the tick count and the final state hash");
     add_scenario_arg(sub, scenario_);
     add_ticks_option(sub, ticks_);
+    add_threads_option(sub, threads_);
     add_json_flag(sub, json_);
     sub->footer(
         "\nExample:\n  lockstep run fixtures/wander/yard.json --ticks 3600\n"
@@ -28,6 +30,8 @@ class Run final : public Command {
 
   int run() override {
     auto model = load_scenario_file(scenario_);
+    ThreadPool pool(threads_ > 0 ? threads_ : ThreadPool::cores());
+    model->set_workers(&pool);
     const uint64_t ticks = ticks_or(ticks_, model->default_ticks());
     const auto t0 = std::chrono::steady_clock::now();
     {
@@ -60,6 +64,7 @@ class Run final : public Command {
  private:
   std::string scenario_;
   long long ticks_ = -1;
+  unsigned threads_ = 0;
   bool json_ = false;
 };
 

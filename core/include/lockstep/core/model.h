@@ -23,7 +23,9 @@
 //   M::kPhases (names, in step order) and void M::set_phase_observer(PhaseObserver*)
 // its step's phases, reported to an observer when one listens (phases.h; `lockstep profile`), and
 //   uint64_t M::entity_count() const
-// how many entities (bodies, agents) it simulates now: `profile`'s counter.
+// how many entities (bodies, agents) it simulates now: `profile`'s counter, and
+//   void M::set_workers(Workers*)
+// threads to step on (workers.h), with the same bits on any number of them.
 //
 // Before any of it the adapter refuses every input and restored state that
 // holds a NaN or an infinity (validate.h), and every step, construction and
@@ -55,6 +57,7 @@
 #include "lockstep/core/phases.h"
 #include "lockstep/core/snapshot.h"
 #include "lockstep/core/validate.h"
+#include "lockstep/core/workers.h"
 
 namespace lockstep {
 
@@ -89,6 +92,10 @@ class Model {
   /// around the model's own step, its phases by their index in info().phases inside), until
   /// it is set again; nullptr (the default) reports nothing. A clone starts with none.
   virtual void set_phase_observer(PhaseObserver* o) { (void)o; }
+  /// Threads to step on (optional, workers.h): later steps may run parts of the step on `w`,
+  /// with the same results as on one thread; nullptr (the default) steps on the calling thread
+  /// only. The workers must outlive their use (set nullptr first). A clone starts with none.
+  virtual void set_workers(Workers* w) { (void)w; }
   /// How many entities the model simulates now (optional): its entity_count(), else the body
   /// view's body count, else none.
   virtual std::optional<uint64_t> entity_count() const { return std::nullopt; }
@@ -193,6 +200,9 @@ class ModelAdapter final : public Model {
     if constexpr (kHasPhases) m_.set_phase_observer(o);
     observer_ = o;
   }
+  void set_workers(Workers* w) override {
+    if constexpr (requires(M& m) { m.set_workers(w); }) m_.set_workers(w);
+  }
   void step_scripted() override {
     IeeeFpScope fp;
     const typename M::Input in = m_.scripted_input();
@@ -246,6 +256,7 @@ class ModelAdapter final : public Model {
   std::unique_ptr<Model> clone() const override {
     auto c = std::make_unique<ModelAdapter>(*this);
     c->set_phase_observer(nullptr);  // an observer watches one model
+    c->set_workers(nullptr);         // and workers serve the model that was given them
     return c;
   }
 

@@ -1,0 +1,48 @@
+// A fixed pool of threads that runs a model's parallel parts (the Workers of
+// lockstep/core/workers.h): the tools' side of stepping on several cores. A model gives the same
+// bits on any number of threads (workers.h says how); this pool only runs the tasks.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "lockstep/core/workers.h"
+
+namespace lockstep {
+
+class ThreadPool final : public Workers {
+ public:
+  /// `threads` threads in all: the caller of run() and threads - 1 started here (at least one).
+  explicit ThreadPool(uint32_t threads);
+  ~ThreadPool() override;
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  uint32_t threads() const override { return static_cast<uint32_t>(threads_.size()) + 1; }
+  void run(uint32_t tasks, const std::function<void(uint32_t)>& fn) override;
+
+  /// The machine's cores (at least 1): `run`'s default.
+  static uint32_t cores();
+
+ private:
+  void work();
+  void take_tasks();
+
+  std::vector<std::thread> threads_;
+  std::mutex mu_;
+  std::condition_variable wake_, done_;
+  uint64_t generation_ = 0;  // a new batch of tasks
+  bool stop_ = false;
+  // The batch (under mu_):
+  const std::function<void(uint32_t)>* fn_ = nullptr;
+  uint32_t tasks_ = 0, next_ = 0, finished_ = 0, busy_ = 0;
+  uint32_t failed_task_ = 0;
+  std::exception_ptr failed_;
+};
+
+}  // namespace lockstep

@@ -1,0 +1,115 @@
+// The pool runs every task once, in the IEEE default mode, and rethrows a task's exception; a
+// model stepped on it computes the same hash chain, tick by tick, on 1, 2, 3, 4 and 8 threads
+// (as Box2D v3's determinism test does across worker counts).
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cfenv>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lockstep/core/fpenv.h"
+#include "lockstep/core/model.h"
+#include "lockstep/pool/thread_pool.h"
+
+using lockstep::ThreadPool;
+
+TEST_CASE("thread pool - every task runs exactly once, on as many threads as asked", "[pool]") {
+  for (uint32_t threads : {1u, 2u, 3u, 8u}) {
+    ThreadPool pool(threads);
+    CHECK(pool.threads() == threads);
+    for (uint32_t tasks : {0u, 1u, 7u, 1000u}) {
+      std::vector<std::atomic<int>> ran(tasks);
+      for (auto& r : ran) r = 0;
+      pool.run(tasks, [&](uint32_t k) { ran[k].fetch_add(1); });
+      for (uint32_t k = 0; k < tasks; ++k) CHECK(ran[k].load() == 1);
+    }
+  }
+}
+
+TEST_CASE("thread pool - tasks run in the IEEE default mode whatever the caller's", "[pool]") {
+  // The pool is made after the mode is changed, so its threads start in it too (a new thread
+  // inherits its creator's mode); the models' math reads the mode of the SSE/NEON unit, which
+  // current_fp_env() reads.
+  const int saved = std::fegetround();
+  std::fesetround(FE_UPWARD);
+  std::atomic<int> wrong{0}, ran{0};
+  {
+    ThreadPool pool(4);
+    pool.run(256, [&](uint32_t) {
+      ran.fetch_add(1);
+      if (!lockstep::current_fp_env().ieee_default()) wrong.fetch_add(1);
+    });
+  }
+  const bool caller_kept = lockstep::current_fp_env().rounding == 2;  // the caller's own mode is given back
+  std::fesetround(saved);
+  CHECK(ran.load() == 256);
+  CHECK(wrong.load() == 0);
+  CHECK(caller_kept);
+}
+
+TEST_CASE("thread pool - a task's exception reaches the caller, the lowest task's, after all ended", "[pool]") {
+  ThreadPool pool(3);
+  std::atomic<int> ran{0};
+  try {
+    pool.run(50, [&](uint32_t k) {
+      ran.fetch_add(1);
+      if (k == 17 || k == 40) throw std::runtime_error("task " + std::to_string(k));
+    });
+    FAIL("no exception");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()) == "task 17");
+  }
+  CHECK(ran.load() == 50);
+  // And the pool still works.
+  std::atomic<int> again{0};
+  pool.run(10, [&](uint32_t) { again.fetch_add(1); });
+  CHECK(again.load() == 10);
+}
+
+namespace {
+// The whole-state hash after every tick of `ticks` scripted steps on `threads` threads (0: no workers).
+std::vector<uint64_t> chain(const std::string& scenario, uint64_t ticks, uint32_t threads) {
+  auto model = lockstep::load_scenario_file(std::string(LOCKSTEP_SOURCE_DIR) + "/fixtures/" + scenario);
+  ThreadPool pool(threads > 0 ? threads : 1);
+  if (threads > 0) model->set_workers(&pool);
+  std::vector<uint64_t> out;
+  for (uint64_t k = 0; k < ticks; ++k) {
+    model->step_scripted();
+    out.push_back(model->hashes().whole);
+  }
+  model->set_workers(nullptr);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("threads - the station crowd's hash chain is the same on 1, 2, 3, 4 and 8 threads", "[pool][station]") {
+  // The demo scenarios and validation crowds: a hall, a corridor, a bottleneck, a counter-flow
+  // and a crossing, each long enough for its crowd to meet (contacts, walls, refused moves).
+  const std::vector<std::pair<std::string, uint64_t>> runs = {
+      {"station/hall.json", 300},
+      {"station/corridor.json", 300},
+      {"station/rimea9_small_four.json", 300},
+      {"station/flows/bottleneck_b100.json", 600},
+      {"station/flows/counter_r150_s1.json", 700},
+      {"station/flows/crossing_r100.json", 600},
+  };
+  for (const auto& [scenario, ticks] : runs) {
+    INFO(scenario);
+    const auto base = chain(scenario, ticks, 0);
+    for (uint32_t threads : {1u, 2u, 3u, 4u, 8u}) {
+      INFO(threads << " threads");
+      const auto c = chain(scenario, ticks, threads);
+      REQUIRE(c.size() == base.size());
+      uint64_t first = ticks;
+      for (uint64_t k = 0; k < ticks && first == ticks; ++k)
+        if (c[k] != base[k]) first = k;
+      CHECK(first == ticks);  // no tick differs
+    }
+  }
+}
+
+TEST_CASE("threads - a model without workers of its own steps as before", "[pool]") {
+  CHECK(chain("wander/yard.json", 50, 4) == chain("wander/yard.json", 50, 0));
+}

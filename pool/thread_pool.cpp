@@ -1,0 +1,90 @@
+#include "lockstep/pool/thread_pool.h"
+
+#include "lockstep/core/fpenv.h"
+
+namespace lockstep {
+
+ThreadPool::ThreadPool(uint32_t threads) {
+  const uint32_t extra = threads > 1 ? threads - 1 : 0;
+  threads_.reserve(extra);
+  for (uint32_t k = 0; k < extra; ++k) threads_.emplace_back([this] { work(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+uint32_t ThreadPool::cores() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n > 0 ? n : 1;
+}
+
+void ThreadPool::take_tasks() {
+  // Called with mu_ unlocked. Tasks are handed out one at a time under the lock; which thread
+  // runs which task changes nothing a task computes (workers.h).
+  IeeeFpScope fp;  // tasks run in the IEEE default mode, whatever this thread's mode was
+  std::unique_lock<std::mutex> lock(mu_);
+  while (fn_ != nullptr && next_ < tasks_) {
+    const uint32_t task = next_++;
+    const auto* fn = fn_;
+    ++busy_;
+    lock.unlock();
+    std::exception_ptr err;
+    try {
+      (*fn)(task);
+    } catch (...) {
+      err = std::current_exception();
+    }
+    lock.lock();
+    --busy_;
+    if (err && (!failed_ || task < failed_task_)) failed_ = err, failed_task_ = task;
+    if (++finished_ == tasks_) done_.notify_all();
+  }
+}
+
+void ThreadPool::work() {
+  uint64_t seen = 0;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+    }
+    take_tasks();
+  }
+}
+
+void ThreadPool::run(uint32_t tasks, const std::function<void(uint32_t)>& fn) {
+  if (tasks == 0) return;
+  if (threads_.empty()) {
+    for (uint32_t k = 0; k < tasks; ++k) fn(k);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    fn_ = &fn;
+    tasks_ = tasks;
+    next_ = finished_ = 0;
+    failed_ = nullptr;
+    ++generation_;
+  }
+  wake_.notify_all();
+  take_tasks();
+  std::exception_ptr err;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [&] { return finished_ == tasks_ && busy_ == 0; });
+    fn_ = nullptr;
+    err = failed_;
+    failed_ = nullptr;
+  }
+  if (err) std::rethrow_exception(err);
+}
+
+}  // namespace lockstep
