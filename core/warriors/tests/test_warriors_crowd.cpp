@@ -785,3 +785,154 @@ TEST_CASE("Giving way, Gang_ClearWayForLeader: a walking leader pushes the membe
   human(j, 0).gait = kJog;
   CHECK_FALSE(j.gang_clear_way(0, 40.0f));
 }
+
+// ============================================================ the bundled crowd scenarios
+
+namespace {
+
+struct CwRun {
+  double min_dist = 1e9;   ///< the closest two centres came, in plan
+  int max_still = 0;       ///< the longest run of updates a human with a started move stood (below 0.396 m/s)
+  bool steered = false;    ///< someone avoided someone
+};
+
+double cw_plan(Vec3 a, Vec3 b) {
+  const double dx = static_cast<double>(a.x) - b.x, dy = static_cast<double>(a.y) - b.y;
+  return ref::sqrt(dx * dx + dy * dy);
+}
+
+CwRun cw_run(WarriorsModel& m, uint64_t ticks, bool steering = true) {
+  const int n = static_cast<int>(m.scenario().humans.size());
+  if (!steering)
+    for (int i = 0; i < n; ++i) human(m, i).brain.steering.enabled = 0;
+  CwRun r;
+  std::vector<int> still(static_cast<std::size_t>(n), 0);
+  for (uint64_t t = 0; t < ticks; ++t) {
+    m.step(m.scripted_input());
+    for (int a = 0; a < n; ++a) {
+      const Human& ha = m.state().humans[static_cast<std::size_t>(a)];
+      if (ha.brain.steering.avoiding >= 0) r.steered = true;
+      for (int b = a + 1; b < n; ++b) {
+        const double d = cw_plan(ha.position, m.state().humans[static_cast<std::size_t>(b)].position);
+        if (d < r.min_dist) r.min_dist = d;
+      }
+      const bool moving = ha.brain.queue_count > 0 && ha.brain.queue[0].type == 1 && ha.brain.queue[0].started;
+      int& s = still[static_cast<std::size_t>(a)];
+      s = (moving && ha.speed < kIdleBelow) ? s + 1 : 0;
+      if (s > r.max_still) r.max_still = s;
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("Steering scenarios: head-on and crossing at 90 degrees keep apart what walking straight would not, and both "
+          "arrive",
+          "[warriors][steer][scenario]") {
+  for (const char* name : {"steer_head_on", "steer_crossing"}) {
+    CAPTURE(name);
+    WarriorsModel off = fixture(name);
+    const CwRun plain = cw_run(off, off.scenario().ticks, false);
+    WarriorsModel m = fixture(name);
+    const CwRun r = cw_run(m, m.scenario().ticks);
+    CHECK(plain.min_dist < 0.2);  // the control: straight lines meet
+    CHECK(r.steered);
+    CHECK(r.min_dist > 0.3);
+    for (int i = 0; i < 2; ++i) {
+      CHECK(human(m, i).brain.queue_count == 0);  // both moves done ...
+      const Vec3 p = human(m, i).position;
+      const auto& sc = m.scenario().script;
+      Vec3 goal{};
+      for (const auto& e : sc)
+        if (e.human == m.scenario().humans[static_cast<std::size_t>(i)].name) goal = Vec3{e.point[0], e.point[1], e.point[2]};
+      CHECK(cw_plan(p, goal) < 0.6);  // ... at their points (radius 0.5, plus the braking slide)
+    }
+  }
+}
+
+TEST_CASE("Steering scenario, overtaking: with the right of way the jogger passes the walker; without it the walker "
+          "behind the jogger never passes",
+          "[warriors][steer][scenario]") {
+  WarriorsModel m = fixture("steer_overtake");
+  const int walker = 0, jogger = 1, fast = 2, slow = 3;
+  bool passed = false;
+  for (uint64_t t = 0; t < m.scenario().ticks; ++t) {
+    m.step(m.scripted_input());
+    if (human(m, jogger).position.y > human(m, walker).position.y + 1.0f) passed = true;
+    CHECK(human(m, slow).position.y < human(m, fast).position.y);
+  }
+  CHECK(passed);
+}
+
+TEST_CASE("Steering scenario, a standing blocker: each walker passes on the side his line passes (case 0, both signs)",
+          "[warriors][steer][scenario]") {
+  WarriorsModel m = fixture("steer_stander");
+  double x_r = 0, x_l = 0;
+  bool seen_r = false, seen_l = false;
+  for (uint64_t t = 0; t < m.scenario().ticks; ++t) {
+    m.step(m.scripted_input());
+    const Human& r = human(m, 1);
+    const Human& l = human(m, 3);
+    if (!seen_r && r.position.y >= 6.0f) {
+      seen_r = true;
+      x_r = r.position.x;
+    }
+    if (!seen_l && l.position.y >= 6.0f) {
+      seen_l = true;
+      x_l = l.position.x;
+    }
+  }
+  REQUIRE(seen_r);
+  REQUIRE(seen_l);
+  CHECK(x_r < 0.3 - 0.5);   // the stander is right of his line: he passes on the stander's left
+  CHECK(x_l > 9.7 + 0.5);   // left of his line: on the stander's right
+}
+
+TEST_CASE("Steering scenario, formation: the leader walks through his followers, those in his way stopped for 5 updates",
+          "[warriors][steer][scenario]") {
+  // A follower with no action never steers, so his count (dropped only at the start of a steering call) holds at 5.
+  WarriorsModel m = fixture("steer_formation");
+  std::vector<int> stopped(7, 0);
+  for (uint64_t t = 0; t < m.scenario().ticks; ++t) {
+    m.step(m.scripted_input());
+    for (int i = 1; i < 7; ++i)
+      if (human(m, i).brain.steering.override_count == 5 && human(m, i).brain.steering.override_speed == 0.0f) stopped[static_cast<std::size_t>(i)] = 1;
+  }
+  int n = 0;
+  for (int i = 1; i < 7; ++i) n += stopped[static_cast<std::size_t>(i)];
+  CHECK(n >= 1);
+  CHECK(human(m, 0).brain.queue_count == 0);
+  CHECK(human(m, 0).position.y > 11.0f);
+}
+
+TEST_CASE("Giving way scenario, gang: the leader walks through his standing gang, members step aside, the crowd ripples "
+          "one level",
+          "[warriors][giveway][scenario]") {
+  WarriorsModel m = fixture("giveway_gang");
+  std::vector<Vec3> start;
+  for (int i = 0; i < 10; ++i) start.push_back(human(m, i).position);
+  run(m, static_cast<int>(m.scenario().ticks));
+  CHECK(m.counters().give_ways >= 4);
+  int moved = 0;
+  for (int i = 1; i < 10; ++i) moved += cw_plan(human(m, i).position, start[static_cast<std::size_t>(i)]) > 0.5 ? 1 : 0;
+  CHECK(moved >= 4);
+  CHECK(human(m, 0).brain.queue_count == 0);
+  CHECK(cw_plan(human(m, 0).position, Vec3{0, 10, 0}) < 0.6);
+  for (int i = 0; i < 10; ++i) CHECK((human(m, i).brain.way_flags & kWayGuard) == 0);
+}
+
+TEST_CASE("Property, the 60-human street: over 10 minutes no two centres come within 0.2 m and nobody with a move "
+          "stands still for more than 10 s",
+          "[warriors][steer][property]") {
+  // docs/spec-notes.md S12: the model has no body-to-body collision (the original's capsule response is on the
+  // Characters page, not in the seed), so the closeness bound is what the steering alone must keep: no two
+  // centres within 0.2 m, an overlap of at most 0.43 m of the 0.63 m the blocker test treats as touching.
+  WarriorsModel m = fixture("street_crossing");
+  REQUIRE(m.scenario().humans.size() == 60);
+  const CwRun r = cw_run(m, 18000);
+  CHECK(r.steered);
+  CHECK(r.min_dist > 0.2);
+  CHECK(r.max_still <= 300);
+  CHECK(m.counters().move_done_stuck == 0);
+}
