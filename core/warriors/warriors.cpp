@@ -201,6 +201,12 @@ Command to_command(const Scenario& sc, const ScriptSpec& s, const JsonReader& r,
       else c.value = other(s.target, "target");
     }
     if (f == SetField::Gang && (s.value < 0 || s.value > 255)) r.fail(at + ".value", "a gang is 0 (none) to 255");
+  } else if (s.command == "join_queue" || s.command == "leave_queue") {
+    c.kind = s.command == "join_queue" ? CommandKind::JoinQueue : CommandKind::LeaveQueue;
+    c.value = s.value;
+    if (c.kind == CommandKind::JoinQueue && (s.value < 0 || static_cast<std::size_t>(s.value) >= sc.queues.size()))
+      r.fail(at + ".value", "no waypoint queue " + std::to_string(s.value) + " (the scenario has " +
+                                std::to_string(sc.queues.size()) + ")");
   } else if (s.command == "give_way") {
     // The script's ActGiveWay (Action_GiveWay 0x002fe4b0): `human` gives way to `target`.
     c.kind = CommandKind::GiveWay;
@@ -220,7 +226,7 @@ Command to_command(const Scenario& sc, const ScriptSpec& s, const JsonReader& r,
       c.point = point();
     }
   } else {
-    r.fail(at + ".command", "unknown command \"" + s.command + "\" (one of: move_to, move_to_human, stop, set, goal, give_way, open_door, close_door)");
+    r.fail(at + ".command", "unknown command \"" + s.command + "\" (one of: move_to, move_to_human, stop, set, goal, give_way, join_queue, leave_queue, open_door, close_door)");
   }
   return c;
 }
@@ -312,6 +318,12 @@ Scenario WarriorsModel::load_scenario(const Json& j, const JsonReader& r) {
   if (!within(sc.ground.z, kWorldBound))
     r.fail("$.ground.z", "expected a height within +-" + kWorldText + " m (the world's bound), got " + num(sc.ground.z));
   check_level(sc.level, r);
+  if (sc.queues.size() > kQueueRecords)
+    r.fail("$.queues", "at most 20 waypoint queues (the original's records), got " + std::to_string(sc.queues.size()));
+  for (std::size_t i = 0; i < sc.queues.size(); ++i) {
+    check_place(r, "$.queues[" + std::to_string(i) + "].a", sc.queues[i].a);
+    check_place(r, "$.queues[" + std::to_string(i) + "].b", sc.queues[i].b);
+  }
   if (sc.humans.size() > kSlots)
     r.fail("$.humans", "at most " + std::to_string(kSlots) + " humans (the position table's slots), got " +
                            std::to_string(sc.humans.size()));
@@ -380,6 +392,8 @@ WarriorsModel::WarriorsModel(Scenario scenario) : scenario_(std::move(scenario))
   state_.nav = NavState::initial(scenario_.level);
   for (const auto& hz : scenario_.level.hazards) add_hazard(scenario_.level, state_.nav, hz.centre, hz.radius, hz.word);
   state_.rng.goals = RngStream(scenario_.seed, "warriors.goals");
+  for (std::size_t i = 0; i < scenario_.queues.size() && i < kQueueRecords; ++i)
+    lay_queue(state_.queues[i], scenario_.queues[i].a, scenario_.queues[i].b);
   for (std::size_t i = 0; i < scenario_.humans.size(); ++i) {
     const HumanSpec& s = scenario_.humans[i];
     Human& h = state_.humans[i];
@@ -609,6 +623,21 @@ void WarriorsModel::set_state(const State& s) {
       // brake_sq is only compared with a squared distance.
     }
   }
+  for (std::size_t i = 0; i < kQueueRecords; ++i) {
+    const WaypointQueue& q = s.queues[i];
+    const std::string at = "queues[" + std::to_string(i) + "]";
+    if (!in(q.in_use, 0, 1)) bad(at + ".in_use", "0 or 1");
+    if (!in(q.count, 0, kQueuePoints)) bad(at + ".count", "0 to 6 points");
+    for (std::size_t k = 0; k < static_cast<std::size_t>(kQueuePoints); ++k) {
+      const int32_t hk = q.humans[k];
+      if (!slot_ok(hk) || (hk >= 0 && !s.humans[static_cast<std::size_t>(hk)].in_use))
+        bad(at + ".humans[" + std::to_string(k) + "]", "not a human in use");
+      if (!in(q.settled[k], 0, 1)) bad(at + ".settled[" + std::to_string(k) + "]", "0 or 1");
+      point(at + ".points[" + std::to_string(k) + "]", q.points[k]);
+    }
+    point(at + ".end_a", q.end_a);
+    point(at + ".end_b", q.end_b);
+  }
   state_ = s;
 }
 
@@ -671,6 +700,8 @@ void WarriorsModel::apply_command(const Command& c) {
       break;
     }
     case CommandKind::Stop: clear_actions(who); break;
+    case CommandKind::JoinQueue: join_queue(who, c.value); break;
+    case CommandKind::LeaveQueue: leave_queue(who); break;
     case CommandKind::GiveWay: {
       // Action_GiveWay (0x002fe4b0): for a stander with fewer than 8 queued actions, Brain_PushAside(the
       // other, the stander, the other's position, his forward).
@@ -742,7 +773,10 @@ void WarriorsModel::check_input(const Input& in) const {
     if (c.human >= kSlots || !st.humans[c.human].in_use)
       throw InputError("input", at + ".human", "slot " + std::to_string(c.human) + " holds no human");
     const int32_t k = static_cast<int32_t>(c.kind);
-    if (k < 1 || k > 7) throw InputError("input", at + ".kind", "unknown command kind " + std::to_string(k));
+    if (c.kind == CommandKind::JoinQueue &&
+        (c.value < 0 || c.value >= static_cast<int32_t>(kQueueRecords) || !st.queues[static_cast<std::size_t>(c.value)].in_use))
+      throw InputError("input", at + ".value", "no waypoint queue " + std::to_string(c.value));
+    if (k < 1 || k > 9) throw InputError("input", at + ".kind", "unknown command kind " + std::to_string(k));
     if (c.kind != CommandKind::Set && !st.humans[c.human].is_ai)
       throw InputError("input", at + ".human", "slot " + std::to_string(c.human) + " has no brain");
     if (c.gait < 0 || c.gait > 5) throw InputError("input", at + ".gait", "a gait is 0 to 5");
@@ -819,6 +853,8 @@ void WarriorsModel::step(const Input& input) {
       const bool pushed = gang_clear_way(static_cast<int32_t>(i), 40.0f);
       h.gang_timer_ms = state_.clock.now_ms + (pushed ? kGangTimerPushedMs : h.held_object ? kGangTimerHeldMs : kGangTimerMs);
     }
+    // The waypoint queues, after the brains (0x00299778).
+    update_queues();
   }
   {
     // 4. Controls and moves, by slot.

@@ -513,6 +513,27 @@ struct Rng {
   }
 };
 
+/// A waypoint queue (20 records of 0x90 at 0x006cde30; seed 000, "Waypoint queues"; Q1-Q5): up to 6
+/// points one metre apart along a choke edge, the humans holding them and their settled flags.
+struct WaypointQueue {
+  int32_t in_use = 0;                  ///< the mask at 0x006ce970
+  std::array<Vec3, kQueuePoints> points{};  ///< +0x00, 16 bytes each
+  Vec3 end_a, end_b;                   ///< +0x60 / +0x64: the edge's endpoints
+  std::array<int32_t, kQueuePoints> humans{-1, -1, -1, -1, -1, -1};  ///< +0x68: the human at point k, -1 none
+  std::array<int32_t, kQueuePoints> settled{};  ///< +0x80: settled at his point
+  int32_t count = 0;                   ///< +0x88: the points laid
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"in_use"}, s.in_use);
+    v(FieldInfo{"points", 0x00}, s.points);
+    v(FieldInfo{"end_a", 0x60}, s.end_a);
+    v(FieldInfo{"end_b", 0x64}, s.end_b);
+    v(FieldInfo{"humans", 0x68}, s.humans);
+    v(FieldInfo{"settled", 0x80}, s.settled);
+    v(FieldInfo{"count", 0x88}, s.count);
+  }
+};
+
 /// The whole state. Subsystems (one hash each) are its top-level fields.
 struct State {
   uint64_t tick = 0;
@@ -520,6 +541,7 @@ struct State {
   Rng rng;
   std::array<Human, kSlots> humans{};
   NavState nav;  ///< part 2: the level's live navigation state
+  std::array<WaypointQueue, kQueueRecords> queues{};  ///< part 3: the waypoint queues
 
   template <class S, class V>
   static void fields(S& s, V&& v) {
@@ -528,6 +550,7 @@ struct State {
     v(FieldInfo{"rng"}, s.rng);
     v(FieldInfo{"humans"}, s.humans);
     v(FieldInfo{"nav"}, s.nav);
+    v(FieldInfo{"queues"}, s.queues);
   }
 };
 
@@ -555,6 +578,8 @@ enum class CommandKind : int32_t {
   Goal = 5,           ///< a goal of the gait table: `goal` (GoalId), to `point`
   Door = 6,           ///< open (`field` 1) or close (0) the level's door number `value` (any `human`)
   GiveWay = 7,        ///< the script's ActGiveWay: `human` (the stander) gives way to `target` (Action_GiveWay)
+  JoinQueue = 8,      ///< `human` joins waypoint queue `value` (Q2)
+  LeaveQueue = 9,     ///< `human` leaves his waypoint queue
 };
 
 enum class SetField : int32_t {
@@ -716,6 +741,16 @@ struct ScriptSpec {
   }
 };
 
+/// A waypoint queue at a choke edge, from a to b (laid at the start, 0x00299538).
+struct QueueSpec {
+  Vec3 a, b;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"a"}, s.a);
+    v(FieldInfo{"b"}, s.b);
+  }
+};
+
 /// A scripted pad: from `tick` on (until the next entry for the same human)
 /// the stick and buttons are held.
 struct PadSpec {
@@ -755,6 +790,7 @@ struct Scenario {
   std::vector<HumanSpec> humans;   ///< slots 0.. in order
   std::vector<ScriptSpec> script;
   std::vector<PadSpec> pads;
+  std::vector<QueueSpec> queues;  ///< part 3: waypoint queues (at most 20)
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"model"}, s.model);
@@ -769,6 +805,7 @@ struct Scenario {
     v(FieldInfo{"humans"}, s.humans);
     v(FieldInfo{"script"}, s.script);
     v(FieldInfo{"pads"}, s.pads);
+    v(FieldInfo{"queues"}, s.queues);
   }
 };
 
@@ -981,6 +1018,15 @@ class WarriorsModel {
   bool gang_clear_way(int32_t leader, float angle_deg);
   /// A Warrior's push on the thinks where step 9 runs (every 12 thinks).
   void warrior_make_room(int32_t slot);
+  // ---- part 3: waypoint queues (queue.cpp)
+  /// 0x00299538: lay up to 6 points one metre apart from a toward b.
+  static void lay_queue(WaypointQueue& q, Vec3 a, Vec3 b);
+  /// The queues' update after the brains (0x00299778).
+  void update_queues();
+  void update_queue(int32_t index);
+  /// A human joins (false when the record is full or unused) or leaves a queue.
+  bool join_queue(int32_t slot, int32_t index);
+  void leave_queue(int32_t slot);
 
   // ---- part 2: navigation (core/warriors/follow.cpp). Without a level (part 1's open floor)
   // every point has an area, every straight line is walkable and no route is ever needed.

@@ -936,3 +936,106 @@ TEST_CASE("Property, the 60-human street: over 10 minutes no two centres come wi
   CHECK(r.max_still <= 300);
   CHECK(m.counters().move_done_stuck == 0);
 }
+
+// ============================================================ waypoint queues
+
+namespace {
+WarriorsModel cw_queue_scene(const std::vector<Json>& humans, Vec3 a, Vec3 b) {
+  Json j;
+  j["seed"] = 7;
+  j["humans"] = humans;
+  j["queues"] = Json::array({Json{{"a", {a.x, a.y, a.z}}, {"b", {b.x, b.y, b.z}}}});
+  return make(j);
+}
+}  // namespace
+
+TEST_CASE("Waypoint queues, 0x00299538: up to 6 points one metre apart between the endpoints", "[warriors][queue]") {
+  WaypointQueue q;
+  WarriorsModel::lay_queue(q, Vec3{0, 0, 0}, Vec3{3.5f, 0, 0});
+  CHECK(q.count == 4);
+  for (int k = 0; k < 4; ++k) CHECK(q.points[static_cast<std::size_t>(k)] == Vec3{static_cast<float>(k), 0, 0});
+  WarriorsModel::lay_queue(q, Vec3{1, 1, 0}, Vec3{1, 11, 0});
+  CHECK(q.count == 6);
+  CHECK(q.points[5] == Vec3{1, 6, 0});
+  CHECK(q.end_a == Vec3{1, 1, 0});
+  CHECK(q.end_b == Vec3{1, 11, 0});
+  for (int k = 0; k < 6; ++k) CHECK(q.humans[static_cast<std::size_t>(k)] == -1);
+}
+
+TEST_CASE("Waypoint queues: fewer humans than points each take the nearest free point; a kept human (+0xec 1 or 2) keeps "
+          "his; steering step 1 returns 0 for a queued human",
+          "[warriors][queue]") {
+  // Points (0,0) .. (3,0). "a" nearest (2,0), "b" nearest (0,0).
+  WarriorsModel m = cw_queue_scene({cw_human("a", 2.2, 1.0), cw_human("b", -0.3, 1.0), cw_human("c", 2.0, 0.8)},
+                                   Vec3{0, 0, 0}, Vec3{3.5f, 0, 0});
+  REQUIRE(m.join_queue(0, 0));
+  REQUIRE(m.join_queue(1, 0));
+  m.update_queue(0);
+  const WaypointQueue& q = m.state().queues[0];
+  CHECK(q.humans[2] == 0);
+  CHECK(q.humans[0] == 1);
+  CHECK(human(m, 0).brain.queued == 1);
+  CHECK(human(m, 0).brain.queue_count == 1);
+  CHECK(human(m, 0).brain.queue[0].point == Vec3{2, 0, 0});
+  // "c" joins nearer to (2,0) than "a" is: "a" keeps it (+0xec 1), "c" takes the nearest free one, (3,0) or (1,0).
+  REQUIRE(m.join_queue(2, 0));
+  m.update_queue(0);
+  CHECK(q.humans[2] == 0);
+  CHECK((q.humans[1] == 2 || q.humans[3] == 2));
+  // A queued human does not steer.
+  Vec3 aim{2, 0, 0};
+  CHECK(m.steer(0, 1.629f, aim, Vec3{2, 0, 0}, 0.3f) == 0);
+  // Settled within 0.3 m: +0xec 2.
+  human(m, 0).position = Vec3{2.1f, 0.1f, 0};
+  m.update_queue(0);
+  CHECK(q.settled[2] == 1);
+  CHECK(human(m, 0).brain.queued == 2);
+}
+
+TEST_CASE("Waypoint queues: more humans than points, each point takes the nearest human and the rest wait", "[warriors][queue]") {
+  // Two points (0,0), (1,0); three humans.
+  WarriorsModel m = cw_queue_scene({cw_human("far", 5, 5), cw_human("near0", -0.5, 0.5), cw_human("near1", 1.2, 0.4)},
+                                   Vec3{0, 0, 0}, Vec3{1.5f, 0, 0});
+  for (int i = 0; i < 3; ++i) REQUIRE(m.join_queue(i, 0));
+  m.update_queue(0);
+  const WaypointQueue& q = m.state().queues[0];
+  REQUIRE(q.count == 2);
+  CHECK(q.humans[0] == 1);
+  CHECK(q.humans[1] == 2);
+  CHECK(q.humans[2] == 0);  // waiting past the points
+  CHECK(human(m, 0).brain.queued == 0);
+  CHECK(human(m, 0).brain.queue_count == 0);
+}
+
+TEST_CASE("Waypoint queues: up to 5 passes swap pairs whose paths to their points cross", "[warriors][queue]") {
+  // Placed by hand: "a" at (-1, 2) holds (2,0), "b" at (3, 2) holds (0,0): their paths cross, so they swap.
+  WarriorsModel m = cw_queue_scene({cw_human("a", -1, 2), cw_human("b", 3, 2)}, Vec3{0, 0, 0}, Vec3{3.5f, 0, 0});
+  WaypointQueue& q = m.mutable_state().queues[0];
+  q.humans[2] = 0;
+  q.humans[0] = 1;
+  human(m, 0).brain.queued = 1;
+  human(m, 1).brain.queued = 1;
+  m.update_queue(0);
+  CHECK(q.humans[0] == 0);
+  CHECK(q.humans[2] == 1);
+  CHECK(human(m, 0).brain.queue[0].point == Vec3{0, 0, 0});
+}
+
+TEST_CASE("Waypoint queues scenario: eight humans queue at a narrow door, six settle at the points, two wait",
+          "[warriors][queue][scenario]") {
+  WarriorsModel m = fixture("queue_door");
+  run(m, static_cast<int>(m.scenario().ticks));
+  const WaypointQueue& q = m.state().queues[0];
+  CHECK(q.count == 6);
+  for (int k = 0; k < 6; ++k) {
+    CAPTURE(k);
+    REQUIRE(q.humans[static_cast<std::size_t>(k)] >= 0);
+    CHECK(q.settled[static_cast<std::size_t>(k)] == 1);
+    const Human& h = human(m, q.humans[static_cast<std::size_t>(k)]);
+    CHECK(cw_plan(h.position, q.points[static_cast<std::size_t>(k)]) < 0.5);
+    CHECK(h.brain.queued == 2);
+  }
+  int waiting = 0;
+  for (int i = 0; i < 8; ++i) waiting += human(m, i).brain.queued == 0 ? 1 : 0;
+  CHECK(waiting == 2);
+}
