@@ -137,6 +137,19 @@ std::vector<int32_t> WarriorsModel::humans_within(Vec3 p, float r, int32_t excep
   return out;
 }
 
+namespace {
+/// Humans_FindAhead over the think phase's position copy (the same answer as humans_within while brains think).
+void within_cached(const std::array<Vec3, kSlots>& pos, const std::array<uint8_t, kSlots>& used, Vec3 p, float r,
+                   int32_t except, std::vector<int32_t>& out) {
+  out.clear();
+  const float r2 = r * r;
+  for (uint32_t j = 0; j < kSlots; ++j) {
+    if (static_cast<int32_t>(j) == except || !used[j]) continue;
+    if (sqr_length(pos[j] - p) <= r2) out.push_back(static_cast<int32_t>(j));
+  }
+}
+}  // namespace
+
 Vec3 WarriorsModel::clamp_step(int32_t slot, float f) const {
   // Steering_ClampStep (0x00288f40)(f): his unit direction to his aim (+0x90) x min(+0x114 x f, the distance).
   const Human& o = state_.humans[static_cast<std::size_t>(slot)];
@@ -154,12 +167,20 @@ int32_t WarriorsModel::find_blocker(int32_t slot, const std::vector<int32_t>& li
   const Human& me = state_.humans[static_cast<std::size_t>(slot)];
   int32_t best = -1;
   float best_t = kSteerNone;
+  const float step_len = dmath::sqrt(step.x * step.x + step.y * step.y);
   for (const int32_t j : list) {
     const Human& o = state_.humans[static_cast<std::size_t>(j)];
     // 1. Not my target, not behind me.
     if (j == me.brain.target) continue;
     const float ox = o.position.x - p.x, oy = o.position.y - p.y;
     if (dir.x * ox + dir.y * oy < 0.0f) continue;
+    // (A bound before the arithmetic: his step is at most 0.75 x his speed, so beyond |S| + that + 0.63
+    //  no ray can reach him; the test below would refuse him anyway.)
+    {
+      const float his_max = kSteerLook * (o.is_ai ? absf(o.brain.move_speed) : absf(o.speed));
+      const float reach_max = step_len + his_max + kSteerDisc;
+      if (ox * ox + oy * oy > reach_max * reach_max * 1.0001f + 1e-6f) continue;
+    }
     // 2. His step: a player's facing x 0.75 x his speed; an AI's clamped step toward his aim.
     Vec3 his{};
     if (!o.is_ai) {
@@ -298,7 +319,9 @@ int32_t WarriorsModel::steer(int32_t slot, float speed, Vec3& aim, Vec3 dest, fl
   }
   float range = 2.0f * L;
   if (range > kSteerFarMax) range = kSteerFarMax;
-  const std::vector<int32_t> list = humans_within(P, range, slot);
+  if (think_pos_valid_) within_cached(think_pos_, think_used_, P, range, slot, steer_list_);
+  else steer_list_ = humans_within(P, range, slot);
+  const std::vector<int32_t>& list = steer_list_;
   // 6. Expiry: while avoiding, +0x2b counts decisions; below 4 x trunc(11 - s) the walk heads for the
   //    held point, otherwise Steering_Clear ends the detour.
   Vec3 toward = aim;

@@ -842,6 +842,11 @@ void WarriorsModel::step(const Input& input) {
     // 3. Brains think, by slot.
     const auto phase = phases_.scope(kThink);
     for (uint32_t i = 0; i < kSlots; ++i) {
+      think_pos_[i] = state_.humans[i].position;
+      think_used_[i] = state_.humans[i].in_use ? 1 : 0;
+    }
+    think_pos_valid_ = true;
+    for (uint32_t i = 0; i < kSlots; ++i) {
       const Human& h = state_.humans[i];
       if (h.in_use && h.is_ai) think(static_cast<int32_t>(i));
     }
@@ -853,6 +858,7 @@ void WarriorsModel::step(const Input& input) {
       const bool pushed = gang_clear_way(static_cast<int32_t>(i), 40.0f);
       h.gang_timer_ms = state_.clock.now_ms + (pushed ? kGangTimerPushedMs : h.held_object ? kGangTimerHeldMs : kGangTimerMs);
     }
+    think_pos_valid_ = false;
     // The waypoint queues, after the brains (0x00299778).
     update_queues();
   }

@@ -1089,6 +1089,12 @@ class WarriorsModel {
   std::vector<std::pair<uint64_t, Command>> script_;  ///< by tick, stable
   std::vector<std::pair<uint64_t, Pad>> pad_script_;  ///< by tick, stable
   PhaseHook phases_;  ///< the profiler's observer, if any (not state)
+  /// The think phase's copy of the humans' positions (nobody moves while brains think): Humans_FindAhead
+  /// reads this compact list instead of the 60 whole records (not state; valid only inside step()).
+  std::array<Vec3, kSlots> think_pos_{};
+  std::array<uint8_t, kSlots> think_used_{};
+  bool think_pos_valid_ = false;
+  std::vector<int32_t> steer_list_;  ///< the steering's scratch list (capacity kept between calls)
 };
 
 }  // namespace lockstep::warriors
