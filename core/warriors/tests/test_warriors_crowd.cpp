@@ -1039,3 +1039,122 @@ TEST_CASE("Waypoint queues scenario: eight humans queue at a narrow door, six se
   for (int i = 0; i < 8; ++i) waiting += human(m, i).brain.queued == 0 ? 1 : 0;
   CHECK(waiting == 2);
 }
+
+// ============================================================ more steering steps, the Warrior's push, bad inputs
+
+TEST_CASE("Steering step 10: while avoiding, a stored contact point nearer than the new one keeps the old detour",
+          "[warriors][steer]") {
+  for (double stored : {0.1, 3.0}) {
+    CAPTURE(stored);
+    WarriorsModel m = cw_scene({cw_human("me", 0, 0, 0), cw_human("him", 0.3, 1.5)});
+    cw_start_move(m, 0, Vec3{0, 20, 0});
+    Human& h = human(m, 0);
+    h.speed = 1.629f;
+    m.set_avoiding(0, 1);
+    h.brain.steering.held_point = Vec3{0, 10, 0};
+    h.brain.steering.contact = Vec3{0, static_cast<float>(stored), 0};
+    Vec3 aim{0, 20, 0};
+    CHECK(m.steer(0, 1.629f, aim, Vec3{0, 20, 0}, 0.5f) == 1);
+    // The new contact: t = (1.5 - sqrt(0.3969 - 0.09)) / 1.2217 of the step, |t x S| = 1.5 - 0.554 = 0.946 m.
+    if (stored < 0.946) {
+      CHECK(aim == Vec3{0, 10, 0});
+      CHECK(h.brain.steering.contact.y == Approx(stored));
+    } else {
+      CHECK(h.brain.steering.contact.y == Approx(1.5 - ref::sqrt(0.3969 - 0.09)).margin(1e-4));
+      CHECK(aim.x == Approx(-0.7).margin(1e-5));  // case 0's new detour
+    }
+  }
+}
+
+TEST_CASE("Steering step 15: held at a node the blocker's route is on too, 0.75 x his speed for 5 updates, aim unchanged",
+          "[warriors][steer]") {
+  for (bool held : {true, false}) {
+    CAPTURE(held);
+    WarriorsModel m = cw_scene({cw_human("me", 0, 0, 0), cw_human("him", 0.3, 1.5)});
+    cw_start_move(m, 0, Vec3{0, 20, 0});
+    State& st = m.mutable_state();
+    for (int p : {30, 31}) {
+      Route& r = st.nav.routes[static_cast<std::size_t>(p)];
+      r.count = 1;
+      r.nodes[0] = 7;
+      r.in_use = 1;
+    }
+    human(m, 0).brain.route.route = 31;
+    human(m, 0).brain.route.held = held ? 1 : 0;
+    human(m, 1).brain.route.route = 30;
+    human(m, 0).speed = 1.629f;
+    human(m, 1).speed = 0.8f;
+    Vec3 aim{0, 20, 0};
+    CHECK(m.steer(0, 1.629f, aim, Vec3{0, 20, 0}, 0.5f) == 1);
+    if (held) {
+      CHECK(aim == Vec3{0, 20, 0});
+      CHECK(human(m, 0).brain.steering.override_count == 5);
+      CHECK(human(m, 0).brain.steering.override_speed == Approx(0.6f));
+      CHECK(human(m, 0).brain.steering.avoiding == -1);
+    } else {
+      CHECK(human(m, 0).brain.steering.avoiding == 1);  // not held: case 0's detour
+    }
+  }
+}
+
+TEST_CASE("Steering step 18: a detour bending harder than my speed allows by more than 1 m/s slows me to 0.75 s for "
+          "1 update, no detour",
+          "[warriors][steer]") {
+  // Running at 7.8 head-on into a walker 3 m ahead: X = C - E = (-1, 2.13); the circle tangent to my facing through
+  // X has R = 2.77 m, where gait 4 allows 2R tan(2 deg) x 30 = 5.8 m/s, jog less: 7.8 - 5.8 > 1.
+  WarriorsModel m = cw_scene({cw_human("me", 0, 0, 0), cw_human("him", 0.2, 3.0, 180)});
+  cw_start_move(m, 0, Vec3{0, 20, 0}, 4);
+  human(m, 0).speed = 7.8f;
+  human(m, 1).speed = 1.0f;
+  human(m, 1).brain.aim = Vec3{0.2f, -20, 0};
+  human(m, 1).brain.move_speed = 1.0f;
+  Vec3 aim{0, 20, 0};
+  CHECK(m.steer(0, 7.8f, aim, Vec3{0, 20, 0}, 0.5f) == 1);
+  CHECK(aim == Vec3{0, 20, 0});
+  CHECK(human(m, 0).brain.steering.override_count == 1);
+  CHECK(human(m, 0).brain.steering.override_speed == Approx(0.75 * 7.8));
+  CHECK(human(m, 0).brain.steering.avoiding == -1);
+}
+
+TEST_CASE("Giving way, WarriorBrain_Think: a Warrior pushes his nearest gang mate within 1 m on every 12th think",
+          "[warriors][giveway]") {
+  WarriorsModel m = cw_scene({cw_human("w", 0, 0, 0), cw_human("mate", 0.2, 0.8, 0), cw_human("x", 0.3, -0.6, 0)});
+  human(m, 0).gang = human(m, 1).gang = 2;
+  for (int i = 0; i < 11; ++i) m.step(m.scripted_input());
+  CHECK(human(m, 1).brain.queue_count == 0);
+  CHECK(human(m, 2).brain.queue_count == 0);
+  m.step(m.scripted_input());  // the 12th think of each: the Warrior (slot 0) pushes his mate
+  CHECK(human(m, 1).brain.queue_count == 1);
+  CHECK(human(m, 1).brain.queue[0].type == kActGiveWay);
+  CHECK(human(m, 2).brain.queue_count == 0);  // not in the gang
+}
+
+TEST_CASE("warriors hostile, part 3: bad queues, queue commands and gang values are refused naming the place",
+          "[warriors][scenario]") {
+  auto load_err = [](const std::string& text) {
+    try {
+      JsonReader r("bad.json");
+      WarriorsModel::load_scenario(Json::parse(text), r);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK_THAT(load_err(R"({"model":"warriors","humans":[{"name":"a"}],"script":[{"tick":0,"human":"a","command":"join_queue","value":0}]})"),
+             Catch::Contains("$.script[0].value") && Catch::Contains("no waypoint queue 0"));
+  CHECK_THAT(load_err(R"({"model":"warriors","humans":[{"name":"a"}],"queues":[{"a":[0,0,0],"b":[1e9,0,0]}]})"),
+             Catch::Contains("$.queues[0].b"));
+  CHECK_THAT(load_err(R"({"model":"warriors","humans":[{"name":"a"}],"script":[{"tick":0,"human":"a","command":"set","field":"gang","value":300}]})"),
+             Catch::Contains("$.script[0].value"));
+  CHECK_THAT(load_err(R"({"model":"warriors","humans":[{"name":"a"},{"name":"b"}],"script":[{"tick":0,"human":"a","command":"give_way"}]})"),
+             Catch::Contains("$.script[0].target"));
+  WarriorsModel m = cw_scene({cw_human("a", 0, 0, 0)});
+  Command c;
+  c.human = 0;
+  c.kind = CommandKind::JoinQueue;
+  c.value = 3;
+  Input in;
+  in.commands.push_back(c);
+  CHECK_THROWS_WITH(m.step(in), Catch::Contains("commands[0].value"));
+  CHECK(m.tick() == 0);
+}
