@@ -1158,3 +1158,33 @@ TEST_CASE("warriors hostile, part 3: bad queues, queue commands and gang values 
   CHECK_THROWS_WITH(m.step(in), Catch::Contains("commands[0].value"));
   CHECK(m.tick() == 0);
 }
+
+TEST_CASE("Giving way scenario, a jump leg: a standing friend on the jump's line is pushed aside, the roofer waits, "
+          "then jumps",
+          "[warriors][giveway][scenario]") {
+  // Seed, Giving way: Route_IsJumpLegClear (within 1 m in plan of the leg, 2 m in height, 4 m ahead) finds the
+  // friend, who is not moving: Brain_PushAside and blocked (route +0x16), so the roofer holds at the take-off node.
+  WarriorsModel m = fixture("giveway_jump");
+  bool held = false, gave_way = false, jumped = false;
+  int64_t gave_at = -1, jumped_at = -1;
+  for (uint64_t t = 0; t < m.scenario().ticks; ++t) {
+    m.step(m.scripted_input());
+    if (human(m, 0).brain.route.held) held = true;
+    if (!gave_way && human(m, 1).brain.queue_count > 0 && human(m, 1).brain.queue[0].type == kActGiveWay) {
+      gave_way = true;
+      gave_at = static_cast<int64_t>(t);
+    }
+    if (!jumped && human(m, 0).action == kActJump) {
+      jumped = true;
+      jumped_at = static_cast<int64_t>(t);
+    }
+  }
+  CHECK(held);
+  CHECK(gave_way);
+  CHECK(jumped);
+  CHECK(gave_at < jumped_at);
+  CHECK(human(m, 0).brain.queue_count == 0);
+  CHECK(cw_plan(human(m, 0).position, Vec3{44, 56, 0}) < 0.6);
+  // The friend stepped off the jump's line (beyond 1 m of y = 50).
+  CHECK(std::fabs(human(m, 1).position.y - 50.0f) > 1.0f);
+}
