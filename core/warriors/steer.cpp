@@ -169,11 +169,13 @@ int32_t WarriorsModel::find_blocker(int32_t slot, const std::vector<int32_t>& li
   float best_t = kSteerNone;
   const float step_len = dmath::sqrt(step.x * step.x + step.y * step.y);
   for (const int32_t j : list) {
-    const Human& o = state_.humans[static_cast<std::size_t>(j)];
-    // 1. Not my target, not behind me.
+    // 1. Not my target, not behind me (the position from the think phase's copy when there is one: the
+    //    same values, without reading his whole record).
     if (j == me.brain.target) continue;
-    const float ox = o.position.x - p.x, oy = o.position.y - p.y;
+    const Vec3 op = think_pos_valid_ ? think_pos_[static_cast<std::size_t>(j)] : state_.humans[static_cast<std::size_t>(j)].position;
+    const float ox = op.x - p.x, oy = op.y - p.y;
     if (dir.x * ox + dir.y * oy < 0.0f) continue;
+    const Human& o = state_.humans[static_cast<std::size_t>(j)];
     // (A bound before the arithmetic: his step is at most 0.75 x his speed, so beyond |S| + that + 0.63
     //  no ray can reach him; the test below would refuse him anyway.)
     {
