@@ -1,4 +1,5 @@
-// warriors: ticks per second with 60 humans moving, turning and taking corners
+// warriors: ticks per second with 60 humans moving, turning and taking corners, and (part 3) crossing a
+// street with steering and giving way
 // (issue 5's goal: >= 1,000x real time on one core at 30 Hz, i.e. >= 30,000 ticks/s).
 // One iteration is one tick of the plaza fixture (fixtures/warriors/plaza.json);
 // the run restarts from its first tick after the scenario's 900 ticks, outside
@@ -89,3 +90,25 @@ static void BM_WarriorsRouteRequest(benchmark::State& st) {
   st.counters["routed"] = total ? static_cast<double>(routed) / static_cast<double>(total) : 0.0;
 }
 BENCHMARK(BM_WarriorsRouteRequest)->Unit(benchmark::kMicrosecond);
+
+/// Part 3 (issue 18): 60 humans crossing a 12 m street from both kerbs (fixtures/warriors/street_crossing.json)
+/// with the neighbour sectors, steering round humans and giving way (goal >= 2,000x real time).
+static void BM_WarriorsStreetCrossingTick(benchmark::State& st) { run_scenario(st, load("street_crossing.json"), false); }
+BENCHMARK(BM_WarriorsStreetCrossingTick)->Unit(benchmark::kMicrosecond);
+
+/// The same street with every human's steering switched off (+0x2a = 0): the difference is what the
+/// steering's decisions cost.
+static void BM_WarriorsStreetCrossingNoSteering(benchmark::State& st) {
+  warriors::WarriorsModel m = load("street_crossing.json");
+  for (auto& h : m.mutable_state().humans) h.brain.steering.enabled = 0;
+  run_scenario(st, m, false);
+}
+BENCHMARK(BM_WarriorsStreetCrossingNoSteering)->Unit(benchmark::kMicrosecond);
+
+/// The plaza with steering switched off: what part 3 costs the part-1 benchmark.
+static void BM_WarriorsPlazaTickNoSteering(benchmark::State& st) {
+  warriors::WarriorsModel m = plaza();
+  for (auto& h : m.mutable_state().humans) h.brain.steering.enabled = 0;
+  run_scenario(st, m, false);
+}
+BENCHMARK(BM_WarriorsPlazaTickNoSteering)->Unit(benchmark::kMicrosecond);

@@ -69,7 +69,7 @@ void WarriorsModel::clear_actions(int32_t slot) {
       // MoveAction Abort (0x002fc560): the abort bit, the avoidance ended, the route freed;
       // none of the move fields.
       a.abort = 1;
-      b.steering.avoiding = -1;
+      set_avoiding(slot, -1);
       release_route(slot);  // 0x0029aa20
     } else if (a.type == 2) {
       // MoveMelee Abort (0x002fd068): a "no stance" human turns to face the human (at once, A27);
@@ -83,6 +83,8 @@ void WarriorsModel::clear_actions(int32_t slot) {
         }
       }
       b.turn_boost = a.saved_boost;
+    } else if (a.type == kActGiveWay) {
+      b.way_flags &= ~kWayGiving;  // GiveWay lives no more
     }
   }
   for (auto& a : b.queue) a = Action{};
@@ -96,6 +98,9 @@ void WarriorsModel::think(int32_t slot) {
   const int32_t since = now - b.last_think_ms;
   b.last_think_ms = now;
   stop_move(slot);  // every think starts with Brain_StopMove
+  b.thinks = b.thinks + 1;
+  // A Warrior (a gang member) makes room for his nearest mate on every 12th think (G7).
+  if (h.gang != 0 && b.thinks % kWarriorPushEvery == 0) warrior_make_room(slot);
   if (b.queue_count == 0) return;
   Action& a = b.queue[0];
   // Action_Update (0x002f9e48): the time since the previous think off the delay, the first time too;
@@ -107,9 +112,10 @@ void WarriorsModel::think(int32_t slot) {
   int32_t r = 0;
   if (!a.started) {
     a.started = 1;
-    r = a.type == 1 ? move_start(slot, a) : melee_start(slot, a);
+    if (a.type == 1) r = move_start(slot, a);
+    else if (a.type == 2) r = melee_start(slot, a);
   }
-  if (r == 0) r = a.type == 1 ? move_update(slot, a) : melee_update(slot, a);
+  if (r == 0) r = a.type == 1 ? move_update(slot, a) : a.type == 2 ? melee_update(slot, a) : give_way_update(slot, a);
   if (r != 0) {
     if (a.type == 1) release_route(slot);  // N4: an ended move gives its route back to the pool
     pop_action(slot);
@@ -130,7 +136,7 @@ int32_t WarriorsModel::move_start(int32_t slot, Action& a) {
   // Steering_ResetAvoidance (0x002890a8): held point to the origin, avoiding off, score -1e9,
   // +0x2b 0, the low byte of the human's index in +0x28 and +0x29.
   b.steering.held_point = Vec3{};
-  b.steering.avoiding = -1;
+  set_avoiding(slot, -1);
   b.steering.score = -1.0e9f;
   b.steering.decisions = 0;
   b.steering.since_decision = h.index & 0xff;
@@ -159,11 +165,12 @@ int32_t WarriorsModel::move_update(int32_t slot, Action& a) {
     return 2;
   }
   if (busy(h)) return 0;
-  // 0x002fc674: the arrival flag +0x11d is cleared; with a route it moves the route on (0x0029aa78
-  // sets "move on now"), with a steering detour it ends the detour (part 3).
+  // 0x002fc674: the arrival flag +0x11d is cleared; with a steering detour running it ends the detour
+  // (0x00288ad0), else with a route it moves the route on (0x0029aa78 sets "move on now").
   if (b.arrived) {
     b.arrived = 0;
-    if (b.route.route >= 0) b.route.move_on = 1;
+    if (b.steering.avoiding >= 0) steering_end_avoid(slot);
+    else if (b.route.route >= 0) b.route.move_on = 1;
   }
   ++a.updates;
   // 2. Every 30 updates (offset by the human's index), with a route: the final point in sight ->
@@ -213,9 +220,11 @@ int32_t WarriorsModel::move_update(int32_t slot, Action& a) {
       }
     }
   }
-  // 6. Steering round other humans (part 3). The override's count drops at the start of the call.
+  // 6. Steering round other humans (Human_SteerAroundHumans): the override's count drops at the start
+  //    of the call; 1 back means steering, the aim may have changed and the radius is 0.3 m.
   if (b.steering.override_count > 0) --b.steering.override_count;
-  const int32_t steered = 0;  // part 3: 1 when a detour replaced the aim
+  const int32_t steered =
+      steer(slot, speed, aim, a.point, b.route.route >= 0 ? b.route.radius : a.radius);
   // 7. The heading: to the aim, or to the object to face.
   Vec3 look = aim;
   if (a.face >= 0) look = state_.humans[static_cast<std::size_t>(a.face)].position;
@@ -275,6 +284,7 @@ MovePoints WarriorsModel::collect_points(int32_t slot, const Action& a, Vec3 aim
   const Human& h = state_.humans[static_cast<std::size_t>(slot)];
   MovePoints pts;
   pts.p[static_cast<std::size_t>(pts.n++)] = h.position;
+  if (h.brain.steering.avoiding >= 0) pts.p[static_cast<std::size_t>(pts.n++)] = h.brain.steering.held_point;
   // The route's waypoints from the current one, claiming each: a waypoint entered by a kind-4 or
   // 0x80 link stops the list before it; one entered by a link whose flags are exactly 0x10 or 0x40
   // is the last one listed.
@@ -404,7 +414,11 @@ int32_t WarriorsModel::melee_start(int32_t slot, Action& a) {
 int32_t WarriorsModel::sector_of(const Human& owner, Vec3 point) {
   // Human_GetSectorOf (0x0029eb38): bearing minus heading wrapped to [0, 2 pi); sector k centred on k x 45 deg.
   const float dx = point.x - owner.position.x, dy = point.y - owner.position.y;
-  const float rel = angle::wrap_2pi(angle::heading_of(dx, dy) - owner.heading);
+  return sector_of_relative(angle::wrap_2pi(angle::heading_of(dx, dy) - owner.heading));
+}
+
+int32_t WarriorsModel::sector_of_relative(float rel) {
+  rel = angle::wrap_2pi(rel);
   const float half = angle::deg_to_rad(22.5f);
   const float sect = angle::deg_to_rad(45.0f);
   // A bearing exactly on an edge goes to the lower index on the right half (0 to pi) and to the
@@ -426,11 +440,14 @@ const Sectors& WarriorsModel::sectors_of(int32_t slot, int32_t max_age_ms) {
   Sectors& s = h.sectors;
   const int32_t now = state_.clock.now_ms;
   if (now < s.time_ms + max_age_ms) return s;
-  // Sectors_Update (0x0029e5d8): heading stored, every sector emptied, then the humans within 1.5 m.
+  // Sectors_Update (0x0029e5d8).
+  // 1. The owner's heading at +0x40; every sector the null handle, count 0, probe byte 1.
   s.heading = h.heading;
-  s.time_ms = now;
   std::array<float, 8> best{};
   for (auto& sec : s.sector) sec = Sector{};
+  // 2.-3. Up to 60 humans within 1.5 m in every direction (Humans_FindAhead, mask 1: every slot in
+  //    use but the owner, downed and busy ones included); each counts in his sector, the nearest is
+  //    the handle.
   for (uint32_t j = 0; j < kSlots; ++j) {
     if (static_cast<int32_t>(j) == slot || !state_.humans[j].in_use) continue;
     const float d2 = dist_sq(state_.humans[j].position, h.position);
@@ -443,23 +460,41 @@ const Sectors& WarriorsModel::sectors_of(int32_t slot, int32_t max_age_ms) {
       best[static_cast<std::size_t>(k)] = d2;
     }
   }
+  // 4. The flags from the nearest's d2: 3 below 1.5, 1 below 2.5 (metres against a squared distance,
+  //    as the code); an empty sector 0, which clears bit 4 too.
   for (std::size_t k = 0; k < 8; ++k) {
     Sector& sec = s.sector[k];
     if (sec.nearest < 0) continue;
-    sec.flags = best[k] < 1.5f ? 3 : (best[k] < 2.5f ? 1 : 0);  // metres against a squared distance, as the code
+    sec.flags = best[k] < kSectorVeryCloseSq ? (kSecNear | kSecVeryClose) : (best[k] < kSectorNearSq ? kSecNear : 0);
   }
+  // 5. Bit 8 (the owner an AI, human +0x1b0 = -1): each player not busy, within 5.5 m, not the owner's
+  //    target nor his target's target, whose own target is neither the owner nor the owner's target.
+  if (h.is_ai && !h.has_pad) {
+    const int32_t tgt = h.brain.target;
+    const int32_t tgt2 = tgt >= 0 ? state_.humans[static_cast<std::size_t>(tgt)].brain.target : -1;
+    for (uint32_t j = 0; j < kSlots; ++j) {
+      const Human& p = state_.humans[j];
+      const auto pj = static_cast<int32_t>(j);
+      if (pj == slot || !p.in_use || !p.has_pad) continue;
+      if (busy(p)) continue;
+      if (dist_sq(p.position, h.position) > kSectorPlayerRangeSq) continue;  // G4: within, inclusive
+      if (pj == tgt || (tgt2 >= 0 && pj == tgt2)) continue;
+      const int32_t his = p.brain.target;
+      if (his >= 0 && (his == slot || his == tgt)) continue;
+      s.sector[static_cast<std::size_t>(sector_of(h, p.position))].flags |= kSecPlayer;
+    }
+  }
+  // 6. The time.
+  s.time_ms = now;
   return s;
 }
 
 int32_t WarriorsModel::pick_side(int32_t slot, const Action& a) {
-  // MoveMeleeAction_PickSide (0x002fd158) over the sector record, at most 1 s old. The wall probe is the
-  // open floor's (no wall) until part 2, so Sectors_IsFree is "none of bits 1, 2, 8".
-  const Sectors& s = sectors_of(slot, kSectorMaxAgeMs);
-  auto is_free = [&](int32_t k) { return (s.sector[static_cast<std::size_t>(k)].flags & (1 | 2 | 8)) == 0; };
-  auto cost = [&](int32_t k) {
-    const Sector& sec = s.sector[static_cast<std::size_t>(k)];
-    return sec.flags + 2 * sec.count;
-  };
+  // MoveMeleeAction_PickSide (0x002fd158) over the sector record, at most 1 s old, through
+  // Sectors_IsFree and Sectors_GetCost (the wall probe runs on first use).
+  sectors_of(slot, kSectorMaxAgeMs);
+  auto is_free = [&](int32_t k) { return sectors_is_free(slot, k); };
+  auto cost = [&](int32_t k) { return sectors_cost(slot, k); };
   // Keep circling while the sector the mover is heading into is free (A23): the sector of his aim
   // +0x90, the point 2 m along last update's move, when that move went to one side.
   const Human& me = state_.humans[static_cast<std::size_t>(slot)];

@@ -248,9 +248,11 @@ void WarriorsModel::control(int32_t slot) {
     h.speed = w;
     h.heading = angle::wrap_pi(b.move_heading);
   } else if (w == 0.0f) {
-    // 7. Stopped: above 15 degrees off (and no flag held) a turn on the spot starts; within, nothing turns.
+    // 7. Stopped (w = 0): above 15 degrees off (and no flag held) a turn on the spot starts, also while the
+    //    human still slides (A4: the slide ends, the turn plays at speed 0); within 15, nothing turns.
     const float err = angle::heading_delta(h.heading, b.move_heading);
-    if (absf(err) > deg(kTurnOnSpotDeg) && !h.hold && h.speed == 0.0f) {
+    if (absf(err) > deg(kTurnOnSpotDeg) && !h.hold) {
+      h.speed = 0.0f;
       h.action = kActTurnOnSpot;
       h.clip = kClipTurnOnSpot;
       h.turn_target = angle::wrap_pi(b.move_heading);

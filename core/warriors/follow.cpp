@@ -263,7 +263,16 @@ bool WarriorsModel::leg_clear(int32_t slot, int32_t n) {
     }
     if (!found) continue;
     // The first found decides: moving (a MoveTo in front with a speed) -> blocked, no push; otherwise
-    // Brain_PushAside (giving way, part 3) and blocked.
+    // Brain_PushAside(the follower, him, his position, the leg's direction) and blocked.
+    const bool moving = o.is_ai && o.brain.queue_count > 0 && o.brain.queue[0].type == 1 && o.brain.move_speed > 0.0f;
+    if (!moving) {
+      Vec3 dir{};
+      if (kind & kLinkJump) dir = b - a;                 // unit(waypoint i - waypoint i - 1)
+      else dir = b - me.position;                        // unit(waypoint i - his position)
+      const float l = dmath::sqrt(dir.x * dir.x + dir.y * dir.y);
+      dir = l > 0.0f ? Vec3{dir.x / l, dir.y / l, 0.0f} : Vec3{};
+      push_aside(slot, static_cast<int32_t>(j), me.position, dir);
+    }
     return false;
   }
   return true;

@@ -59,6 +59,8 @@ const FieldName kFields[] = {
     {"airborne", SetField::Airborne},       {"reacting", SetField::Reacting},
     {"down", SetField::Down},               {"side_flag", SetField::SideFlag},
     {"target", SetField::Target},           {"fast_climber", SetField::FastClimber},
+    {"follows", SetField::Follows},         {"gang", SetField::Gang},
+    {"gang_leader", SetField::GangLeader},  {"steering", SetField::Steering},
 };
 
 std::string field_names() {
@@ -194,10 +196,22 @@ Command to_command(const Scenario& sc, const ScriptSpec& s, const JsonReader& r,
       r.fail(at + ".value", "a boost is a signed byte (-128 to 127)");
     if (f == SetField::TurnLimited && s.value != 0 && s.value != 4 && s.value != 6)
       r.fail(at + ".value", "turn_limited is 0, 4 or 6 (degrees per update)");
-    if (f == SetField::Target) {
+    if (f == SetField::Target || f == SetField::Follows) {
       if (s.target.empty()) c.value = -1;
       else c.value = other(s.target, "target");
     }
+    if (f == SetField::Gang && (s.value < 0 || s.value > 255)) r.fail(at + ".value", "a gang is 0 (none) to 255");
+  } else if (s.command == "join_queue" || s.command == "leave_queue") {
+    c.kind = s.command == "join_queue" ? CommandKind::JoinQueue : CommandKind::LeaveQueue;
+    c.value = s.value;
+    if (c.kind == CommandKind::JoinQueue && (s.value < 0 || static_cast<std::size_t>(s.value) >= sc.queues.size()))
+      r.fail(at + ".value", "no waypoint queue " + std::to_string(s.value) + " (the scenario has " +
+                                std::to_string(sc.queues.size()) + ")");
+  } else if (s.command == "give_way") {
+    // The script's ActGiveWay (Action_GiveWay 0x002fe4b0): `human` gives way to `target`.
+    c.kind = CommandKind::GiveWay;
+    if (s.target.empty()) r.fail(at + ".target", "give_way needs a target human (the one to make way for)");
+    c.target = other(s.target, "target");
   } else if (s.command == "goal") {
     c.kind = CommandKind::Goal;
     c.goal = goal_index(s.goal);
@@ -212,7 +226,7 @@ Command to_command(const Scenario& sc, const ScriptSpec& s, const JsonReader& r,
       c.point = point();
     }
   } else {
-    r.fail(at + ".command", "unknown command \"" + s.command + "\" (one of: move_to, move_to_human, stop, set, goal, open_door, close_door)");
+    r.fail(at + ".command", "unknown command \"" + s.command + "\" (one of: move_to, move_to_human, stop, set, goal, give_way, join_queue, leave_queue, open_door, close_door)");
   }
   return c;
 }
@@ -304,6 +318,12 @@ Scenario WarriorsModel::load_scenario(const Json& j, const JsonReader& r) {
   if (!within(sc.ground.z, kWorldBound))
     r.fail("$.ground.z", "expected a height within +-" + kWorldText + " m (the world's bound), got " + num(sc.ground.z));
   check_level(sc.level, r);
+  if (sc.queues.size() > kQueueRecords)
+    r.fail("$.queues", "at most 20 waypoint queues (the original's records), got " + std::to_string(sc.queues.size()));
+  for (std::size_t i = 0; i < sc.queues.size(); ++i) {
+    check_place(r, "$.queues[" + std::to_string(i) + "].a", sc.queues[i].a);
+    check_place(r, "$.queues[" + std::to_string(i) + "].b", sc.queues[i].b);
+  }
   if (sc.humans.size() > kSlots)
     r.fail("$.humans", "at most " + std::to_string(kSlots) + " humans (the position table's slots), got " +
                            std::to_string(sc.humans.size()));
@@ -372,6 +392,8 @@ WarriorsModel::WarriorsModel(Scenario scenario) : scenario_(std::move(scenario))
   state_.nav = NavState::initial(scenario_.level);
   for (const auto& hz : scenario_.level.hazards) add_hazard(scenario_.level, state_.nav, hz.centre, hz.radius, hz.word);
   state_.rng.goals = RngStream(scenario_.seed, "warriors.goals");
+  for (std::size_t i = 0; i < scenario_.queues.size() && i < kQueueRecords; ++i)
+    lay_queue(state_.queues[i], scenario_.queues[i].a, scenario_.queues[i].b);
   for (std::size_t i = 0; i < scenario_.humans.size(); ++i) {
     const HumanSpec& s = scenario_.humans[i];
     Human& h = state_.humans[i];
@@ -542,6 +564,15 @@ void WarriorsModel::set_state(const State& s) {
     point(at + ".nav_point", h.nav_point);
     point(at + ".brain.aim", b.aim);
     point(at + ".brain.steering.held_point", b.steering.held_point);
+    point(at + ".brain.steering.contact", b.steering.contact);
+    if (!in(b.steering.boosted, 0, 1)) bad(at + ".brain.steering.boosted", "0 or 1");
+    if (!in(b.way_flags, 0, 7)) bad(at + ".brain.way_flags", "bits 1, 2 and 4");
+    if (!in(b.queued, 0, 2)) bad(at + ".brain.queued", "0, 1 or 2");
+    if (!in(b.thinks, 0, static_cast<int64_t>(s.tick))) bad(at + ".brain.thinks", "at most one a tick");
+    if (!slot_ok(h.follows)) bad(at + ".follows", "not a human slot");
+    if (!in(h.gang, 0, 255)) bad(at + ".gang", "0 to 255");
+    if (!in(h.gang_leader, 0, 1)) bad(at + ".gang_leader", "0 or 1");
+    if (!in(h.gang_timer_ms, -kMaxClockMs, kMaxClockMs)) bad(at + ".gang_timer_ms", "out of range");
     speed(at + ".speed", h.speed);
     speed(at + ".brain.move_speed", b.move_speed);
     speed(at + ".brain.steering.override_speed", b.steering.override_speed);
@@ -560,7 +591,11 @@ void WarriorsModel::set_state(const State& s) {
     for (std::size_t q = 0; q < kQueueSize; ++q) {
       const Action& a = h.brain.queue[q];
       const std::string aq = at + ".brain.queue[" + std::to_string(q) + "]";
-      if (a.type < 0 || a.type > 2) bad(aq + ".type", "unknown action type " + std::to_string(a.type));
+      if (a.type != 0 && a.type != 1 && a.type != 2 && a.type != kActGiveWay)
+        bad(aq + ".type", "unknown action type " + std::to_string(a.type));
+      if (!slot_ok(a.look_at)) bad(aq + ".look_at", "not a human slot");
+      if (!in(a.way_updates, 0, kGiveWayMaxUpdates)) bad(aq + ".way_updates", "0 to 30");
+      if (!(a.way_heading - a.way_heading == 0.0f)) bad(aq + ".way_heading", "not finite");
       if (static_cast<int32_t>(q) < h.brain.queue_count && a.type == 0) bad(aq + ".type", "an empty action in the queue");
       if (!slot_ok(a.face)) bad(aq + ".face", "not a human slot");
       if (!slot_ok(a.target) || (a.type == 2 && a.target < 0)) bad(aq + ".target", "not a human slot");
@@ -587,6 +622,21 @@ void WarriorsModel::set_state(const State& s) {
       length(aq + ".far_sq", a.far_sq, kWorldBound * kWorldBound);
       // brake_sq is only compared with a squared distance.
     }
+  }
+  for (std::size_t i = 0; i < kQueueRecords; ++i) {
+    const WaypointQueue& q = s.queues[i];
+    const std::string at = "queues[" + std::to_string(i) + "]";
+    if (!in(q.in_use, 0, 1)) bad(at + ".in_use", "0 or 1");
+    if (!in(q.count, 0, kQueuePoints)) bad(at + ".count", "0 to 6 points");
+    for (std::size_t k = 0; k < static_cast<std::size_t>(kQueuePoints); ++k) {
+      const int32_t hk = q.humans[k];
+      if (!slot_ok(hk) || (hk >= 0 && !s.humans[static_cast<std::size_t>(hk)].in_use))
+        bad(at + ".humans[" + std::to_string(k) + "]", "not a human in use");
+      if (!in(q.settled[k], 0, 1)) bad(at + ".settled[" + std::to_string(k) + "]", "0 or 1");
+      point(at + ".points[" + std::to_string(k) + "]", q.points[k]);
+    }
+    point(at + ".end_a", q.end_a);
+    point(at + ".end_b", q.end_b);
   }
   state_ = s;
 }
@@ -650,6 +700,18 @@ void WarriorsModel::apply_command(const Command& c) {
       break;
     }
     case CommandKind::Stop: clear_actions(who); break;
+    case CommandKind::JoinQueue: join_queue(who, c.value); break;
+    case CommandKind::LeaveQueue: leave_queue(who); break;
+    case CommandKind::GiveWay: {
+      // Action_GiveWay (0x002fe4b0): for a stander with fewer than 8 queued actions, Brain_PushAside(the
+      // other, the stander, the other's position, his forward).
+      if (h.brain.queue_count >= static_cast<int32_t>(kQueueSize) || c.target < 0) break;
+      const Human& o = state_.humans[static_cast<std::size_t>(c.target)];
+      float fx = 0, fy = 0;
+      angle::dir_of(o.heading, &fx, &fy);
+      push_aside(c.target, who, o.position, Vec3{fx, fy, 0.0f});
+      break;
+    }
     case CommandKind::Door: set_door_open(static_cast<uint32_t>(c.value), c.field != 0); break;
     case CommandKind::Set: {
       const int32_t v = c.value;
@@ -672,6 +734,10 @@ void WarriorsModel::apply_command(const Command& c) {
         case SetField::SideFlag: h.side_flag = v != 0; break;
         case SetField::Target: h.brain.target = v; break;
         case SetField::FastClimber: h.fast_climber = v != 0; break;
+        case SetField::Follows: h.follows = v; break;
+        case SetField::Gang: h.gang = v; break;
+        case SetField::GangLeader: h.gang_leader = v != 0; break;
+        case SetField::Steering: h.brain.steering.enabled = v != 0; break;
       }
       break;
     }
@@ -707,7 +773,10 @@ void WarriorsModel::check_input(const Input& in) const {
     if (c.human >= kSlots || !st.humans[c.human].in_use)
       throw InputError("input", at + ".human", "slot " + std::to_string(c.human) + " holds no human");
     const int32_t k = static_cast<int32_t>(c.kind);
-    if (k < 1 || k > 6) throw InputError("input", at + ".kind", "unknown command kind " + std::to_string(k));
+    if (c.kind == CommandKind::JoinQueue &&
+        (c.value < 0 || c.value >= static_cast<int32_t>(kQueueRecords) || !st.queues[static_cast<std::size_t>(c.value)].in_use))
+      throw InputError("input", at + ".value", "no waypoint queue " + std::to_string(c.value));
+    if (k < 1 || k > 9) throw InputError("input", at + ".kind", "unknown command kind " + std::to_string(k));
     if (c.kind != CommandKind::Set && !st.humans[c.human].is_ai)
       throw InputError("input", at + ".human", "slot " + std::to_string(c.human) + " has no brain");
     if (c.gait < 0 || c.gait > 5) throw InputError("input", at + ".gait", "a gait is 0 to 5");
@@ -737,11 +806,13 @@ void WarriorsModel::check_input(const Input& in) const {
     if (c.kind == CommandKind::Goal && (c.goal < 0 || static_cast<std::size_t>(c.goal) >= goal_table().size()))
       throw InputError("input", at + ".goal", "unknown goal " + std::to_string(c.goal));
     if (c.kind == CommandKind::Set) {
-      if (c.field < 1 || c.field > static_cast<int32_t>(SetField::FastClimber))
+      if (c.field < 1 || c.field > static_cast<int32_t>(SetField::Steering))
         throw InputError("input", at + ".field", "unknown field " + std::to_string(c.field));
       const auto f = static_cast<SetField>(c.field);
       if (f == SetField::Detail && (c.value < 0 || c.value > 3)) throw InputError("input", at + ".value", "a detail level is 0 to 3");
-      if (f == SetField::Target && !slot(c.value, true)) throw InputError("input", at + ".value", "not a human's slot");
+      if ((f == SetField::Target || f == SetField::Follows) && !slot(c.value, true))
+        throw InputError("input", at + ".value", "not a human's slot");
+      if (f == SetField::Gang && (c.value < 0 || c.value > 255)) throw InputError("input", at + ".value", "a gang is 0 to 255");
       if (f == SetField::TurnLimited && c.value != 0 && c.value != 4 && c.value != 6)
         throw InputError("input", at + ".value", "turn_limited is 0, 4 or 6");
       if ((f == SetField::TurnBoost || f == SetField::StartBoost) && (c.value < -128 || c.value > 127))
@@ -771,9 +842,25 @@ void WarriorsModel::step(const Input& input) {
     // 3. Brains think, by slot.
     const auto phase = phases_.scope(kThink);
     for (uint32_t i = 0; i < kSlots; ++i) {
+      think_pos_[i] = state_.humans[i].position;
+      think_used_[i] = state_.humans[i].in_use ? 1 : 0;
+    }
+    think_pos_valid_ = true;
+    for (uint32_t i = 0; i < kSlots; ++i) {
       const Human& h = state_.humans[i];
       if (h.in_use && h.is_ai) think(static_cast<int32_t>(i));
     }
+    // WarriorFollowTactic: each gang's leader clears his way on its timer, every 1000 ms (250 while he
+    // holds an object), 5 ms after a call that pushed someone (G7: after the brains, by slot).
+    for (uint32_t i = 0; i < kSlots; ++i) {
+      Human& h = state_.humans[i];
+      if (!h.in_use || !h.gang_leader || h.gang == 0 || state_.clock.now_ms < h.gang_timer_ms) continue;
+      const bool pushed = gang_clear_way(static_cast<int32_t>(i), 40.0f);
+      h.gang_timer_ms = state_.clock.now_ms + (pushed ? kGangTimerPushedMs : h.held_object ? kGangTimerHeldMs : kGangTimerMs);
+    }
+    think_pos_valid_ = false;
+    // The waypoint queues, after the brains (0x00299778).
+    update_queues();
   }
   {
     // 4. Controls and moves, by slot.

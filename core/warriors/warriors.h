@@ -1,11 +1,12 @@
-// The `warriors` model, part 1: the AI humans of a PS2 brawler (seed 000,
+// The `warriors` model: the AI humans of a PS2 brawler (seed 000,
 // ../shared/seeds/000_f781e9935f3cbcaa.txt, and 000-supplement.md), read from
-// the binary NTSC-U SLUS_212.15. This part is the world, the brains and the
+// the binary NTSC-U SLUS_212.15. Part 1 is the world, the brains and the
 // locomotion: gaits and speeds, the speed control, turning, the move action
 // with its corner speed, the move-to-human footwork (MoveMelee) and the
-// player's stick. Path planning is part 2 (issue 6): its hooks are marked
-// "part 2" and behave as the open floor does (every point has an area, every
-// straight line is walkable, no route is ever needed).
+// player's stick. Part 2 (issue 6) is path planning and route following; without
+// a level every point has an area, every straight line is walkable and no route
+// is ever needed. Part 3 (issue 18, steer.cpp) is the neighbour sectors,
+// steering round humans and giving way.
 //
 // World frame: z up, plan (x, y), metres. A heading is measured from +y toward
 // +x (angle.h), so the unit direction of heading h is (sin h, cos h, 0) and the
@@ -124,6 +125,44 @@ inline constexpr float kSectorRange = 1.5f;       ///< Sectors_Update lists huma
 /// our clock starts at 0 with the scenario, so "long ago" is this (A23).
 inline constexpr int32_t kSectorsNever = -1000000;
 
+// Neighbour sectors (seed 000, "Neighbour sectors"; steer.cpp).
+inline constexpr int32_t kSectorGiveWayAgeMs = 500;  ///< giving way refreshes the record at 500 ms
+inline constexpr float kSectorPlayerRangeSq = 30.25f; ///< bit 8: a free player within 5.5 m
+inline constexpr float kSectorProbeDist = 1.5f;       ///< the wall probe's point, 1.5 m out
+inline constexpr float kSectorVeryCloseSq = 1.5f;     ///< flags 3 below d2 1.5 (as the code: metres on d2)
+inline constexpr float kSectorNearSq = 2.5f;          ///< flags 1 below d2 2.5
+enum SectorFlag : int32_t { kSecNear = 1, kSecVeryClose = 2, kSecWall = 4, kSecPlayer = 8 };
+
+// Steering round humans (seed 000, Human_SteerAroundHumans 0x00289138).
+inline constexpr float kSteerLook = 0.75f;           ///< L = 0.75 x the move's speed
+inline constexpr float kSteerSlowBelow = 4.0f;       ///< the slow counter counts below 4 m/s
+inline constexpr int32_t kSteerSlowTimes = 16;       ///< ... and x 10 when it reaches 16
+inline constexpr float kSteerFarMax = 10.0f;         ///< the list: within min(2L, 10) m
+inline constexpr float kSteerDiscSq = 0.3969f;       ///< the blocker's disc, 0.63 m squared
+inline constexpr float kSteerDisc = 0.63f;
+inline constexpr float kSteerNone = 1.0e9f;          ///< no blocker: t = 1e9; the score's reset -1e9
+inline constexpr float kSteerStandSpeed = 0.05f;     ///< case 0: a player below 0.05 m/s
+inline constexpr float kSteerYieldSq = 9.0f;         ///< step 16: the contact within 3 m
+inline constexpr float kSteerCornerSlack = 1.0f;     ///< step 18: more than 1 m/s over the corner speed
+inline constexpr int32_t kSteerFollowerStop = 5;     ///< step 9: followers stop for 5 updates
+inline constexpr float kProbeBelowUp = 0.1f, kProbeBelowLength = 2.0f;  ///< Ground_ProbeBelow
+inline constexpr uint8_t kTriUnderCover = 0x10;      ///< a triangle's bit 4 (Ground_ProbeBelow returns 1)
+
+// Giving way (seed 000, "Giving way"; steer.cpp).
+inline constexpr int32_t kActGiveWay = 12;           ///< the GiveWay action's type
+inline constexpr int32_t kGiveWayDelayMax = 125;     ///< Random_Int(125): 0-124 ms
+inline constexpr int32_t kWayGiving = 1, kWayRefuse = 2, kWayGuard = 4;  ///< brain +0xcc bits
+inline constexpr float kGiveWayStep = 1.0f;          ///< the step's length, m (G3)
+inline constexpr int32_t kGiveWayMaxUpdates = 30;    ///< the step ends after 1 s at most (G3)
+inline constexpr float kGangCone = 6.0f;             ///< Gang_ClearWayForLeader: within 6 m (3D) in the cone
+inline constexpr int32_t kGangTimerMs = 1000, kGangTimerHeldMs = 250, kGangTimerPushedMs = 5;
+inline constexpr int32_t kWarriorPushEvery = 12;     ///< a Warrior's push, every 12 thinks
+
+// Waypoint queues (seed 000, "Waypoint queues").
+inline constexpr uint32_t kQueueRecords = 20;        ///< 20 records of 0x90
+inline constexpr int32_t kQueuePoints = 6;           ///< up to 6 points one metre apart
+inline constexpr int32_t kQueueSwapPasses = 5;       ///< up to 5 passes of crossing swaps
+
 // The player's stick (supplement, Human_PlayerLocomotion 0x00240e38).
 inline constexpr float kPadDeadZone = 0.12f, kPadRunThreshold = 0.95f, kPadAccel = 24.0f;
 inline constexpr float kPadCarry = 0.8f, kPadCarryFlip = -0.5f;
@@ -160,7 +199,7 @@ enum FailReason : int32_t { kFailNone = 0, kFailNoRoute = 1, kFailEdge = 2, kFai
 /// the offsets of their own kind's record (MoveAction, vtable 0x00542f20;
 /// MoveMelee, vtable 0x005431e0).
 struct Action {
-  int32_t type = 0;        ///< 0 none, 1 MoveTo, 2 MoveMelee
+  int32_t type = 0;        ///< 0 none, 1 MoveTo, 2 MoveMelee, 12 GiveWay
   int32_t delay_ms = 0;    ///< start delay left (Action_Update 0x002f9e48)
   int32_t started = 0;     ///< Start has run
   int32_t abort = 0;       ///< the abort bit (Abort 0x002fc560)
@@ -190,6 +229,11 @@ struct Action {
   int32_t limit_ms = 0;    ///< +0x20: the time limit, absolute after Start
   int32_t no_stance = 0;   ///< +0x24: class +0x11b is 6 or 7
   int32_t saved_boost = 0; ///< +0x25: the turn boost at Start
+  // GiveWay (type 12, GiveWayAction_Init 0x002fe568; the step: docs/spec-notes.md G-rows)
+  float way_heading = 0;   ///< the heading to step along: the stander's facing + sector x 45 degrees
+  int32_t look_at = -1;    ///< the mover, the human to look at
+  int32_t way_boost = 0;   ///< the boost flag: dash away from a jogging or running pad player
+  int32_t way_updates = 0; ///< updates the step has run
 
   template <class S, class V>
   static void fields(S& s, V&& v) {
@@ -221,14 +265,17 @@ struct Action {
     v(FieldInfo{"limit_ms", 0x20}, s.limit_ms);
     v(FieldInfo{"no_stance", 0x24}, s.no_stance);
     v(FieldInfo{"saved_boost", 0x25}, s.saved_boost);
+    v(FieldInfo{"way_heading"}, s.way_heading);
+    v(FieldInfo{"look_at"}, s.look_at);
+    v(FieldInfo{"way_boost"}, s.way_boost);
+    v(FieldInfo{"way_updates"}, s.way_updates);
   }
 };
 
-/// The steering state at brain +0xa0. Part 1 keeps what the move action's
-/// speed bookkeeping reads (the override) and what its Start resets; the
-/// steering itself is part 3.
+/// The steering state at brain +0xa0 (seed 000, "Steering round humans"; steer.cpp).
 struct Steering {
-  Vec3 held_point;             ///< +0x00
+  Vec3 held_point;             ///< +0x00: the point stored by the last successful detour
+  Vec3 contact;                ///< +0x10: the predicted contact point of the last decision (C, step 10)
   float score = -1.0e9f;       ///< +0x3c
   int32_t avoiding = -1;       ///< +0x24: the human being avoided, -1 none
   int32_t since_decision = 0;  ///< +0x28
@@ -237,10 +284,12 @@ struct Steering {
   int32_t override_count = 0;  ///< +0x32: updates left of the speed override
   float override_speed = 0;    ///< +0x34
   int32_t enabled = 1;         ///< +0x2a
+  int32_t boosted = 0;         ///< Steering_SetAvoiding's raise of the turn boost is in force (S1)
 
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"held_point", 0x00}, s.held_point);
+    v(FieldInfo{"contact", 0x10}, s.contact);
     v(FieldInfo{"score", 0x3c}, s.score);
     v(FieldInfo{"avoiding", 0x24}, s.avoiding);
     v(FieldInfo{"since_decision", 0x28}, s.since_decision);
@@ -249,6 +298,7 @@ struct Steering {
     v(FieldInfo{"override_count", 0x32}, s.override_count);
     v(FieldInfo{"override_speed", 0x34}, s.override_speed);
     v(FieldInfo{"enabled", 0x2a}, s.enabled);
+    v(FieldInfo{"boosted"}, s.boosted);
   }
 };
 
@@ -292,6 +342,9 @@ struct Brain {
   int32_t start_boost = 0;     ///< +0x0c (s8)
   int32_t strafe = 0;          ///< +0x11c
   int32_t arrived = 0;         ///< +0x11d: the arrival flag
+  int32_t way_flags = 0;       ///< +0xcc: 1 giving way (a GiveWay action lives), 2 refuses pushes, 4 in a push (the guard)
+  int32_t queued = 0;          ///< +0xec: held in a waypoint queue (1 or 2 keep their point), 0 none
+  int32_t thinks = 0;          ///< thinks since the brain began (the Warrior's every-12-thinks push)
   RouteState route;            ///< +0xe0
   Steering steering;           ///< +0xa0
   int32_t queue_count = 0;
@@ -310,6 +363,9 @@ struct Brain {
     v(FieldInfo{"start_boost", 0x0c}, s.start_boost);
     v(FieldInfo{"strafe", 0x11c}, s.strafe);
     v(FieldInfo{"arrived", 0x11d}, s.arrived);
+    v(FieldInfo{"way_flags", 0xcc}, s.way_flags);
+    v(FieldInfo{"queued", 0xec}, s.queued);
+    v(FieldInfo{"thinks"}, s.thinks);
     v(FieldInfo{"route", 0xe0}, s.route);
     v(FieldInfo{"steering", 0xa0}, s.steering);
     v(FieldInfo{"queue_count"}, s.queue_count);
@@ -332,9 +388,8 @@ struct Sector {
   }
 };
 
-/// The sector record (0x48 bytes at 0x006e8318 per slot). Part 1's stand-in:
-/// the rebuild of Sectors_Update without players' bit 8; the wall probe is the
-/// open floor's (never a wall) until part 2.
+/// The sector record (0x48 bytes at 0x006e8318 per slot): Sectors_Update's rebuild
+/// with the players' bit 8, the lazy wall probe and the readers (steer.cpp).
 struct Sectors {
   std::array<Sector, 8> sector{};
   float heading = 0;        ///< +0x40: the owner's heading at the last refresh
@@ -379,6 +434,10 @@ struct Human {
   int32_t down = 0;          ///< not up (knocked down, dead)
   int32_t side_flag = 0;     ///< the human flag 0x10000 (PickSide's choice when both sides are free)
   int32_t fast_climber = 0;  ///< human +0xe0 flag 0x2 (HuSetFastClimber)
+  int32_t follows = -1;      ///< +0x1a4: the leader (slot) of the formation he follows, -1 none
+  int32_t gang = 0;          ///< the gang he belongs to (Warriors' gang +0x48 slots), 0 none
+  int32_t gang_leader = 0;   ///< he leads his gang
+  int32_t gang_timer_ms = 0; ///< WarriorFollowTactic's timer: the time Gang_ClearWayForLeader is next due
   Vec3 leg_from;             ///< a climb's or jump's start point
   Vec3 leg_to;               ///< its end point (the far node, or the landing point)
   float leg_vz = 0;          ///< a jump's vertical launch speed, m/s
@@ -421,6 +480,10 @@ struct Human {
     v(FieldInfo{"down"}, s.down);
     v(FieldInfo{"side_flag"}, s.side_flag);
     v(FieldInfo{"fast_climber"}, s.fast_climber);
+    v(FieldInfo{"follows", 0x1a4}, s.follows);
+    v(FieldInfo{"gang"}, s.gang);
+    v(FieldInfo{"gang_leader"}, s.gang_leader);
+    v(FieldInfo{"gang_timer_ms"}, s.gang_timer_ms);
     v(FieldInfo{"leg_from"}, s.leg_from);
     v(FieldInfo{"leg_to"}, s.leg_to);
     v(FieldInfo{"leg_vz"}, s.leg_vz);
@@ -450,6 +513,27 @@ struct Rng {
   }
 };
 
+/// A waypoint queue (20 records of 0x90 at 0x006cde30; seed 000, "Waypoint queues"; Q1-Q5): up to 6
+/// points one metre apart along a choke edge, the humans holding them and their settled flags.
+struct WaypointQueue {
+  int32_t in_use = 0;                  ///< the mask at 0x006ce970
+  std::array<Vec3, kQueuePoints> points{};  ///< +0x00, 16 bytes each
+  Vec3 end_a, end_b;                   ///< +0x60 / +0x64: the edge's endpoints
+  std::array<int32_t, kQueuePoints> humans{-1, -1, -1, -1, -1, -1};  ///< +0x68: the human at point k, -1 none
+  std::array<int32_t, kQueuePoints> settled{};  ///< +0x80: settled at his point
+  int32_t count = 0;                   ///< +0x88: the points laid
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"in_use"}, s.in_use);
+    v(FieldInfo{"points", 0x00}, s.points);
+    v(FieldInfo{"end_a", 0x60}, s.end_a);
+    v(FieldInfo{"end_b", 0x64}, s.end_b);
+    v(FieldInfo{"humans", 0x68}, s.humans);
+    v(FieldInfo{"settled", 0x80}, s.settled);
+    v(FieldInfo{"count", 0x88}, s.count);
+  }
+};
+
 /// The whole state. Subsystems (one hash each) are its top-level fields.
 struct State {
   uint64_t tick = 0;
@@ -457,6 +541,7 @@ struct State {
   Rng rng;
   std::array<Human, kSlots> humans{};
   NavState nav;  ///< part 2: the level's live navigation state
+  std::array<WaypointQueue, kQueueRecords> queues{};  ///< part 3: the waypoint queues
 
   template <class S, class V>
   static void fields(S& s, V&& v) {
@@ -465,6 +550,7 @@ struct State {
     v(FieldInfo{"rng"}, s.rng);
     v(FieldInfo{"humans"}, s.humans);
     v(FieldInfo{"nav"}, s.nav);
+    v(FieldInfo{"queues"}, s.queues);
   }
 };
 
@@ -491,11 +577,15 @@ enum class CommandKind : int32_t {
   Set = 4,            ///< set `field` (SetField) to `value`
   Goal = 5,           ///< a goal of the gait table: `goal` (GoalId), to `point`
   Door = 6,           ///< open (`field` 1) or close (0) the level's door number `value` (any `human`)
+  GiveWay = 7,        ///< the script's ActGiveWay: `human` (the stander) gives way to `target` (Action_GiveWay)
+  JoinQueue = 8,      ///< `human` joins waypoint queue `value` (Q2)
+  LeaveQueue = 9,     ///< `human` leaves his waypoint queue
 };
 
 enum class SetField : int32_t {
   Detail = 1, TurnBoost, StartBoost, Wounded, FightStance, Grabbing, HeldFlags, Hold, TurnLimited, RearGrabber,
-  HeldObject, HeldKeep, Airborne, Reacting, Down, SideFlag, Target, FastClimber
+  HeldObject, HeldKeep, Airborne, Reacting, Down, SideFlag, Target, FastClimber,
+  Follows, Gang, GangLeader, Steering
 };
 
 /// One script command, as the input carries it (the scenario's names resolved).
@@ -651,6 +741,16 @@ struct ScriptSpec {
   }
 };
 
+/// A waypoint queue at a choke edge, from a to b (laid at the start, 0x00299538).
+struct QueueSpec {
+  Vec3 a, b;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"a"}, s.a);
+    v(FieldInfo{"b"}, s.b);
+  }
+};
+
 /// A scripted pad: from `tick` on (until the next entry for the same human)
 /// the stick and buttons are held.
 struct PadSpec {
@@ -690,6 +790,7 @@ struct Scenario {
   std::vector<HumanSpec> humans;   ///< slots 0.. in order
   std::vector<ScriptSpec> script;
   std::vector<PadSpec> pads;
+  std::vector<QueueSpec> queues;  ///< part 3: waypoint queues (at most 20)
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"model"}, s.model);
@@ -704,6 +805,7 @@ struct Scenario {
     v(FieldInfo{"humans"}, s.humans);
     v(FieldInfo{"script"}, s.script);
     v(FieldInfo{"pads"}, s.pads);
+    v(FieldInfo{"queues"}, s.queues);
   }
 };
 
@@ -755,6 +857,7 @@ struct Counters {
   uint64_t turn_on_spot = 0, starts = 0, stops_at_once = 0, drops = 0;
   uint64_t move_done_arrived = 0, move_done_stuck = 0, move_done_floor = 0, move_done_straight = 0, move_done_route = 0;
   uint64_t corner_recomputes = 0, trial_simulations = 0, melee_done = 0, jumps = 0;
+  uint64_t steer_decisions = 0, detours = 0, give_ways = 0;
 };
 
 struct MovePoints {
@@ -771,7 +874,10 @@ class WarriorsModel {
   /// 2: part 2's navigation state (the `nav` subsystem, route states, climbs and jumps).
   /// 3: the supplement's arrival rule (speed / 30, 3D beyond 1 m), the new leg read on the update after
   ///    moving on (N19), the charge breaking its door open, Route_TryClimbNear's state 3.
-  static constexpr uint32_t kVersion = 3;
+  /// 4: part 3 (issue 18): the players' bit 8 and the wall probe in the sector record, steering round
+  ///    humans, giving way (GiveWay actions, the leg checks' pushes, gangs), the gait-0 turn on the spot
+  ///    starting while the human still slides (A4).
+  static constexpr uint32_t kVersion = 4;
   static constexpr uint32_t kTickRateHz = 30;
   /// The step's phases, in order (phases.h; `lockstep profile`).
   static constexpr std::array<std::string_view, 3> kPhases{"inputs", "think", "control"};
@@ -828,7 +934,7 @@ class WarriorsModel {
   void clear_actions(int32_t slot);
   /// Queue an action (refused, false, when the queue is full).
   bool queue_action(int32_t slot, const Action& a);
-  /// The human is busy (a turn on the spot plays).
+  /// The human is busy (a turn on the spot, a climb or a jump plays).
   bool busy(const Human& h) const {
     return h.action == kActTurnOnSpot || h.action == kActClimb || h.action == kActJump;
   }
@@ -858,6 +964,69 @@ class WarriorsModel {
   const Sectors& sectors_of(int32_t slot, int32_t max_age_ms);
   /// Sectors_SectorOf / Human_GetSectorOf: the sector (0-7) of a point round a human.
   static int32_t sector_of(const Human& owner, Vec3 point);
+  /// Human_GetSectorOf (0x0029eb38) of a heading relative to a facing: wrapped to [0, 2 pi), sector k
+  /// centred on k x 45 degrees, rising clockwise (toward the human's right).
+  static int32_t sector_of_relative(float rel);
+  // ---- part 3: neighbour sectors (steer.cpp)
+  /// Sectors_ProbeWall (0x0029e4b0): the lazy wall probe of sector k of `slot`'s record (bit 4).
+  void sectors_probe(int32_t slot, int32_t k);
+  bool sectors_is_blocked(int32_t slot, int32_t k);  ///< Sectors_IsBlocked (0x0029e9c8)
+  bool sectors_is_free(int32_t slot, int32_t k);     ///< Sectors_IsFree (0x0029ea48)
+  bool sectors_is_wall(int32_t slot, int32_t k);     ///< Sectors_IsWall (0x0029ea10)
+  int32_t sectors_cost(int32_t slot, int32_t k);     ///< Sectors_GetCost (0x0029e980): flags + 2 x count
+  static bool sectors_all_clear(const Sectors& s);  ///< Sectors_AllClear (0x0029eaa0)
+  static bool sectors_held_by(const Sectors& s, int32_t human);  ///< Sectors_IsHeldBy (0x0029ead8)
+  static int32_t sectors_turn_way(int32_t from, int32_t to);     ///< Sectors_TurnWay (0x0029ec90): +1 or -1
+  /// Sectors_GetPoint (0x0029e350): the owner's position + distance along his live heading + k x 45.
+  Vec3 sectors_point(int32_t slot, float distance, int32_t k) const;
+  /// Sectors_ResetHeading (0x0029e2e8): the current heading stored, the probes re-armed, bit 4 kept.
+  void sectors_reset_heading(int32_t slot);
+  // ---- part 3: steering round humans (steer.cpp)
+  /// Human_SteerAroundHumans (0x00289138): 0 no steering, 1 steering (the aim may have changed).
+  int32_t steer(int32_t slot, float speed, Vec3& aim, Vec3 dest, float radius);
+  /// Steering_FindBlocker (0x00288cc8) over the list: the blocker's slot (-1 none) and t.
+  int32_t find_blocker(int32_t slot, const std::vector<int32_t>& list, Vec3 p, Vec3 dir, Vec3 step, float* frac) const;
+  /// Steering_ClampStep (0x00288f40)(f) of a human: unit(aim - position) x min(+0x114 x f, distance).
+  Vec3 clamp_step(int32_t slot, float f) const;
+  /// Humans_FindAhead (0x002274a8): every human in use within r of p (3D), by slot, not `except`.
+  std::vector<int32_t> humans_within(Vec3 p, float r, int32_t except) const;
+  /// Steering_TryDetour (0x00289010): the point walkable and Ground_ProbeBelow not 1 -> the detour held.
+  bool try_detour(int32_t slot, Vec3 point, int32_t blocker, float t);
+  /// Ground_ProbeBelow (0x00249050): 1 when the ray from 0.1 m above, 2 m down, first hits a bit-4 triangle.
+  int32_t ground_probe_below(Vec3 p) const;
+  /// Steering_SetAvoiding / Steering_Clear / Steering_EndAvoid.
+  void set_avoiding(int32_t slot, int32_t who);
+  void steering_clear(int32_t slot);
+  void steering_end_avoid(int32_t slot);
+  /// Steering_SetSpeed (speed, n).
+  static void steering_set_speed(Brain& b, float speed, int32_t n) {
+    b.steering.override_speed = speed;
+    b.steering.override_count = n;
+  }
+  // ---- part 3: giving way (steer.cpp)
+  /// Brain_PushAside (0x0028a248)(mover, stander, point, step): yes or no.
+  bool push_aside(int32_t mover, int32_t stander, Vec3 point, Vec3 step);
+  /// Brain_GiveWayTo (0x00289ed0).
+  bool give_way_to(int32_t mover, int32_t stander, Vec3 point, Vec3 step);
+  /// Brain_IsThreat / Human_IsThreatTo (docs/spec-notes.md G1).
+  bool is_threat_to(int32_t a, int32_t b) const;
+  /// Human_IsIdleUnderControl (0x00225390) (G2).
+  bool idle_under_control(int32_t slot) const;
+  /// GiveWay's Update (the stander's side): 0 running, 2 done.
+  int32_t give_way_update(int32_t slot, Action& a);
+  /// Gang_ClearWayForLeader (0x002942c8)(angle, gang) with the leader's timer (WarriorFollowTactic).
+  bool gang_clear_way(int32_t leader, float angle_deg);
+  /// A Warrior's push on the thinks where step 9 runs (every 12 thinks).
+  void warrior_make_room(int32_t slot);
+  // ---- part 3: waypoint queues (queue.cpp)
+  /// 0x00299538: lay up to 6 points one metre apart from a toward b.
+  static void lay_queue(WaypointQueue& q, Vec3 a, Vec3 b);
+  /// The queues' update after the brains (0x00299778).
+  void update_queues();
+  void update_queue(int32_t index);
+  /// A human joins (false when the record is full or unused) or leaves a queue.
+  bool join_queue(int32_t slot, int32_t index);
+  void leave_queue(int32_t slot);
 
   // ---- part 2: navigation (core/warriors/follow.cpp). Without a level (part 1's open floor)
   // every point has an area, every straight line is walkable and no route is ever needed.
@@ -920,6 +1089,12 @@ class WarriorsModel {
   std::vector<std::pair<uint64_t, Command>> script_;  ///< by tick, stable
   std::vector<std::pair<uint64_t, Pad>> pad_script_;  ///< by tick, stable
   PhaseHook phases_;  ///< the profiler's observer, if any (not state)
+  /// The think phase's copy of the humans' positions (nobody moves while brains think): Humans_FindAhead
+  /// reads this compact list instead of the 60 whole records (not state; valid only inside step()).
+  std::array<Vec3, kSlots> think_pos_{};
+  std::array<uint8_t, kSlots> think_used_{};
+  bool think_pos_valid_ = false;
+  std::vector<int32_t> steer_list_;  ///< the steering's scratch list (capacity kept between calls)
 };
 
 }  // namespace lockstep::warriors

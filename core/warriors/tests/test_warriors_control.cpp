@@ -654,15 +654,17 @@ TEST_CASE("seed 000 speed control step 7: within 15 degrees, or with a held flag
     CHECK(h.action == kActNone);
     CHECK_FALSE(m.busy(h));
   }
-  SECTION("A4: still braking from a run, no turn on the spot starts") {
+  SECTION("A4 (issue 18): still sliding from a run with w = 0, the turn on the spot starts at once") {
+    // Step 7, "Stopped (w = 0)": the test is the wanted speed, not the current one. The slide ends and the
+    // first 12 degrees are turned in the same update.
     WarriorsModel m = ai();
     Human& h = human(m, 0);
     h.speed = kRunV;
     ask(h, 0.0f, 90.0f);
     m.control(0);
-    CHECK(h.speed > 0.0f);
-    CHECK(h.action != kActTurnOnSpot);
-    CHECK(h.heading == 0.0f);
+    CHECK(h.speed == 0.0f);
+    CHECK(h.action == kActTurnOnSpot);
+    CHECK(h.heading == Approx(rad(12.0f)).margin(1e-6));
   }
 }
 

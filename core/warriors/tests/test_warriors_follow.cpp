@@ -1528,6 +1528,36 @@ TEST_CASE("Route_Follow step 5, busy links - a jump leg within 1 m of its line, 
   }
 }
 
+TEST_CASE("Giving way, Route_IsJumpLegClear and Route_IsClimbLegClear push a standing blocker aside (issue 18), a moving one "
+          "is not pushed",
+          "[warriors][follow][giveway]") {
+  // Seed, Giving way: "his front action a MoveTo with a speed +0x114 above 0 -> blocked, no push (he is moving
+  // anyway); otherwise ... Brain_PushAside as in the table, and blocked". The follower waits at least one update.
+  for (int kind : {kLinkJump, kLinkLedge}) {
+    for (bool moving : {false, true}) {
+      INFO("kind " << kind << (moving ? " moving" : " standing"));
+      const Vec3 at = kind == kLinkJump ? Vec3{5.5f, 7.0f, 0} : Vec3{5.0f, 8.45f, 0};
+      WarriorsModel m = scene(leg_level(kind), {human_j("a", 5, 5), human_j("b", at.x, at.y, at.z)});
+      install_route(m, 0, {0, 1});
+      if (moving) {
+        m.apply_command(move_to(1, Vec3{15, 15, 0}, 2, 0.5f));
+        brain(m, 1).move_speed = 1.629f;
+      }
+      CHECK(m.route_follow(0) == 0);
+      CHECK(brain(m, 0).route.held == 1);
+      const Brain& ob = brain(m, 1);
+      if (moving) {
+        CHECK(ob.queue_count == 1);
+        CHECK(ob.queue[0].type == 1);
+      } else {
+        REQUIRE(ob.queue_count == 1);
+        CHECK(ob.queue[0].type == kActGiveWay);
+        CHECK(ob.queue[0].look_at == 0);
+      }
+    }
+  }
+}
+
 TEST_CASE("Supplement Jump legs, landing within 1.5 m of the landing waypoint carries on at once, farther ends the move",
           "[warriors][follow]") {
   // Route_Follow step 1 with the route state 1 (jumping) or 2 (dropping): within 1.5 m (3D) of the landing waypoint

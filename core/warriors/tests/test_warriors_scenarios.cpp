@@ -155,6 +155,35 @@ TEST_CASE("warriors scenarios: the field listing carries the original's offsets 
   CHECK(orig.at("humans[1].brain.queue_count").empty());
 }
 
+TEST_CASE("warriors scenarios, part 3: the sector record, the steering state, giving way and the queues carry their "
+          "offsets",
+          "[warriors][scenario]") {
+  // Seed 000, "Neighbour sectors" (+4 flags, +6 probe, +7 count, +0x40 heading, +0x44 time), "Steering round
+  // humans" (the state at brain +0xa0: +0x10 contact, +0x24 avoiding, +0x28/+0x29/+0x2b counters, +0x32/+0x34 the
+  // override, +0x3c score), "Giving way" (+0xcc), "Waypoint queues" (+0xec; the record's +0x68, +0x80, +0x88).
+  auto m = load_scenario_file(lockstep::fixtures::path("warriors/runtime_case.json"));
+  std::map<std::string, std::string> orig;
+  for (const auto& l : m->leaves()) orig[l.path] = l.original;
+  CHECK(orig.at("humans[1].sectors.sector[2].flags") == "sector+0x04");
+  CHECK(orig.at("humans[1].sectors.sector[2].probe") == "sector+0x06");
+  CHECK(orig.at("humans[1].sectors.sector[2].count") == "sector+0x07");
+  CHECK(orig.at("humans[1].sectors.heading") == "sectors+0x40");
+  CHECK(orig.at("humans[1].sectors.time_ms") == "sectors+0x44");
+  CHECK(orig.at("humans[1].brain.steering.contact.x") == "steering+0x10.x");
+  CHECK(orig.at("humans[1].brain.steering.avoiding") == "steering+0x24");
+  CHECK(orig.at("humans[1].brain.steering.decisions") == "steering+0x2b");
+  CHECK(orig.at("humans[1].brain.steering.override_speed") == "steering+0x34");
+  CHECK(orig.at("humans[1].brain.steering.score") == "steering+0x3c");
+  CHECK(orig.at("humans[1].brain.way_flags") == "brain+0xcc");
+  CHECK(orig.at("humans[1].brain.queued") == "brain+0xec");
+  CHECK(orig.at("humans[1].follows") == "humans+0x1a4");
+  CHECK(orig.at("queues[0].humans[3]") == "queues+0x68[3]");
+  CHECK(orig.at("queues[0].settled[3]") == "queues+0x80[3]");
+  CHECK(orig.at("queues[0].count") == "queues+0x88");
+  // GiveWay's own fields: the seed names none of their offsets.
+  CHECK(orig.at("humans[1].brain.queue[0].way_heading").empty());
+}
+
 TEST_CASE("warriors scenarios: a bad level is refused naming the JSON path (docs/warriors-level.md)", "[warriors][scenario]") {
   const std::string area = R"({"area_byte":1,"polygons":[{"points":[[0,0,0],[4,0,0],[4,4,0]]}]})";
   auto err = [&](const std::string& level, const std::string& rest = "") {
