@@ -5,7 +5,10 @@
 
 #include "fixtures.h"
 #include "lockstep/core/hash.h"
+#include "lockstep/core/model.h"
+#include "lockstep/core/snapshot.h"
 #include "wander/wander.h"
+#include "warriors/warriors.h"
 
 using namespace lockstep;
 
@@ -50,3 +53,63 @@ static void BM_Xxh3RawBytes(benchmark::State& st) {
   st.SetBytesProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(sink.out.size()));
 }
 BENCHMARK(BM_Xxh3RawBytes)->Unit(benchmark::kMicrosecond);
+
+// The same three on the warriors plaza's state after 300 ticks (60 humans, about 107 KB of
+// canonical bytes): its human slots are not raw as a whole, so the block path hashes their runs
+// of raw fields as blocks.
+namespace {
+const warriors::State& plaza_state() {
+  static const warriors::State s = [] {
+    auto m = load_scenario_file(fixtures::path("warriors/plaza.json"));
+    for (int k = 0; k < 300; ++k) m->step_scripted();
+    warriors::State out;
+    restore_bytes(m->snapshot(), out, "plaza");
+    return out;
+  }();
+  return s;
+}
+std::size_t plaza_bytes() {
+  ByteSink sink;
+  write_canonical(sink, plaza_state());
+  return sink.out.size();
+}
+}  // namespace
+
+static void BM_HashPlazaState(benchmark::State& st) {
+  const auto& s = plaza_state();
+  for (auto _ : st) benchmark::DoNotOptimize(hash_state(s));
+  st.SetBytesProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(plaza_bytes()));
+  st.counters["state_bytes"] = static_cast<double>(plaza_bytes());
+}
+BENCHMARK(BM_HashPlazaState)->Unit(benchmark::kMicrosecond);
+
+static void BM_HashPlazaFieldByField(benchmark::State& st) {
+  const auto& s = plaza_state();
+  for (auto _ : st) benchmark::DoNotOptimize(hash_of(s, /*allow_raw=*/false));
+  st.SetBytesProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(plaza_bytes()));
+}
+BENCHMARK(BM_HashPlazaFieldByField)->Unit(benchmark::kMicrosecond);
+
+static void BM_Xxh3PlazaBytes(benchmark::State& st) {
+  ByteSink sink;
+  write_canonical(sink, plaza_state());
+  for (auto _ : st) benchmark::DoNotOptimize(xxh3(sink.out.data(), sink.out.size()));
+  st.SetBytesProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(sink.out.size()));
+}
+BENCHMARK(BM_Xxh3PlazaBytes)->Unit(benchmark::kMicrosecond);
+
+// A snapshot of the plaza's state (a keyframe's): the canonical writer with cereal's size tags,
+// next to cereal's own archive (the bytes are the same).
+static void BM_SnapshotPlaza(benchmark::State& st) {
+  const auto& s = plaza_state();
+  for (auto _ : st) benchmark::DoNotOptimize(snapshot_bytes(s));
+  st.SetBytesProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(plaza_bytes()));
+}
+BENCHMARK(BM_SnapshotPlaza)->Unit(benchmark::kMicrosecond);
+
+static void BM_SnapshotPlazaCereal(benchmark::State& st) {
+  const auto& s = plaza_state();
+  for (auto _ : st) benchmark::DoNotOptimize(snapshot_bytes_cereal(s));
+  st.SetBytesProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(plaza_bytes()));
+}
+BENCHMARK(BM_SnapshotPlazaCereal)->Unit(benchmark::kMicrosecond);

@@ -54,7 +54,7 @@ file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/lockstepConfig.cmake @ONLY CON
 include(CMakeFindDependencyMacro)
 find_dependency(cereal)
 find_dependency(nlohmann_json 3.10)
-find_dependency(Threads)  # lockstep::pool
+find_dependency(Threads)  # lockstep::replay (the recorder's writer thread) and lockstep::pool
 
 # lockstep::replay is a static library over libzstd: its consumers link zstd.
 if(NOT TARGET lockstep::zstd)

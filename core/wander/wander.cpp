@@ -1,6 +1,7 @@
 #include "wander/wander.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <utility>
 
@@ -334,12 +335,40 @@ void WanderModel::stop_force_move(Wanderer& e, int32_t targetstate, bool smooth)
   }
 }
 
-bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target) const {
+float WanderModel::look_yaw_of(TrigMemo* m, Vec3 from, Vec3 to, float old_yaw) {
+  const float dx = to.x - from.x, dz = to.z - from.z;
+  if (!m || (dx == 0.0f && dz == 0.0f)) return look_yaw(from, to, old_yaw);
+  const uint32_t bx = std::bit_cast<uint32_t>(dx), bz = std::bit_cast<uint32_t>(dz);
+  if (m->dx_bits != bx || m->dz_bits != bz) {
+    m->heading = angle::heading_of(dx, dz);  // look_yaw's, for a plan vector that is not zero
+    m->dx_bits = bx;
+    m->dz_bits = bz;
+  }
+  return m->heading;
+}
+
+void WanderModel::dir_of(TrigMemo* m, float yaw, float* dx, float* dz) {
+  if (!m) {
+    angle::dir_of(yaw, dx, dz);
+    return;
+  }
+  const uint32_t b = std::bit_cast<uint32_t>(yaw);
+  if (m->yaw_bits != b || yaw != yaw) {
+    angle::dir_of(yaw, &m->dir_x, &m->dir_z);
+    m->yaw_bits = b;
+  }
+  *dx = m->dir_x;
+  *dz = m->dir_z;
+}
+
+bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target) const { return has_ground_ahead(e, target, nullptr); }
+
+bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target, TrigMemo* memo) const {
   // supplement HasGroundAhead(target): the detector first turns to face the target,
   // then a ray from position + unit(forward) x 2 + up x 0.5 goes down up to 5.0.
-  e.detect_yaw = look_yaw(e.position, target, e.detect_yaw);
+  e.detect_yaw = look_yaw_of(memo, e.position, target, e.detect_yaw);
   float fx = 0, fz = 0;
-  angle::dir_of(e.detect_yaw, &fx, &fz);
+  dir_of(memo, e.detect_yaw, &fx, &fz);
   const float ox = e.position.x + fx * kGroundAheadDist;
   const float oz = e.position.z + fz * kGroundAheadDist;
   const float oy = e.position.y + kGroundAheadUp;
@@ -347,17 +376,26 @@ bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target) const {
   return world_.ray_down(ox, oy, oz, kGroundAheadRay, &h);
 }
 
-void WanderModel::move(Wanderer& e, Vec3 target, float multiplier, int32_t anim) {
-  // supplement Move: face the target; velocity = unit(horizontal direction) x speed x multiplier,
-  // keeping the old vertical velocity when ignorey is set or gravity is on.
-  e.yaw = look_yaw(e.position, target, e.yaw);
+namespace {
+/// Move's velocity and animation, after its turn to face the target.
+void move_velocity(Wanderer& e, Vec3 target, float multiplier, int32_t anim) {
   const Vec3 dir = normalized(Vec3{target.x - e.position.x, 0.0f, target.z - e.position.z});
   const float vy = (e.ignorey || e.rigid_gravity) ? e.velocity.y : 0.0f;
   e.velocity = Vec3{dir.x * e.speed * multiplier, vy, dir.z * e.speed * multiplier};
   e.animstate = anim;
 }
+}  // namespace
 
-void WanderModel::force_move_update(Wanderer& e) {
+void WanderModel::move(Wanderer& e, Vec3 target, float multiplier, int32_t anim) {
+  // supplement Move: face the target; velocity = unit(horizontal direction) x speed x multiplier,
+  // keeping the old vertical velocity when ignorey is set or gravity is on.
+  e.yaw = look_yaw(e.position, target, e.yaw);
+  move_velocity(e, target, multiplier, anim);
+}
+
+void WanderModel::force_move_update(Wanderer& e) { force_move_update(e, nullptr); }
+
+void WanderModel::force_move_update(Wanderer& e, TrigMemo* memo) {
   // supplement StopForceMove(smooth): x/z velocity halves each frame; the state is set once slow.
   if (e.smooth_stopping) {
     e.velocity.x *= 0.5f;
@@ -380,7 +418,9 @@ void WanderModel::force_move_update(Wanderer& e) {
     ++counters_.arrived;
     return;
   }
-  move(e, e.forcetarget, e.forcemultiplier * clamp01(d2), e.forceanim);
+  // Move, its turn through the entity's memo (the detector faced the same way this tick).
+  e.yaw = look_yaw_of(memo, e.position, e.forcetarget, e.yaw);
+  move_velocity(e, e.forcetarget, e.forcemultiplier * clamp01(d2), e.forceanim);
   // supplement, the failsafe: forcetimer decreases by framestep; when it runs out,
   // the entity is placed at forcetarget (docs/spec-notes.md: counted only during a force move).
   e.forcetimer -= kFrameStep;
@@ -412,7 +452,7 @@ void WanderModel::do_wander(std::size_t i) {
     } else if (!e.onground) {
       stop = true;
       ++counters_.early_exit_airborne;
-    } else if (e.has_detect && !has_ground_ahead(e, e.forcetarget)) {
+    } else if (e.has_detect && !has_ground_ahead(e, e.forcetarget, i < trig_memo_.size() ? &trig_memo_[i] : nullptr)) {
       stop = true;
       ++counters_.early_exit_no_ground;
     }
@@ -519,6 +559,7 @@ void WanderModel::check_input(const Input& input) const {
 
 void WanderModel::step(const Input& input) {
   auto& ents = state_.entities;
+  if (trig_memo_.size() != ents.size()) trig_memo_.assign(ents.size(), TrigMemo{});
   {
     const auto phase = phases_.scope(kInputs);
     // Validate the whole input before applying any of it.
@@ -552,7 +593,7 @@ void WanderModel::step(const Input& input) {
   {
     // 3. Force-move updates.
     const auto phase = phases_.scope(kForceMove);
-    for (auto& e : ents) force_move_update(e);
+    for (std::size_t i = 0; i < ents.size(); ++i) force_move_update(ents[i], &trig_memo_[i]);
   }
   {
     // 4. Physics.

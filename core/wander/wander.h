@@ -478,6 +478,24 @@ class WanderModel {
   Counters counters_;
   std::vector<ScriptEvent> script_by_tick_;  ///< the script, stably sorted by tick
   PhaseHook phases_;  ///< the profiler's observer, if any (not state)
+  /// Per entity, the last heading computed and the last direction of a yaw: pure functions of
+  /// their arguments, kept by the arguments' bits, so any entry gives the value the call would
+  /// (not state: never hashed, never restored, and right whatever state follows).
+  struct TrigMemo {
+    uint32_t dx_bits = 0, dz_bits = 0;  ///< the plan vector of `heading` (0, 0: none; look_yaw never asks)
+    float heading = 0;
+    uint32_t yaw_bits = 0x7fc00000u;  ///< the yaw of `dir` (a NaN's bits: none)
+    float dir_x = 0, dir_z = 0;
+  };
+  std::vector<TrigMemo> trig_memo_;  ///< by entity index, sized by step()
+  /// look_yaw (wander.cpp) through a memo: the same value, no atan2 when the plan vector is the
+  /// one the memo last looked along (each tick of a force move the detector and then the move
+  /// face the force target from the same place). No memo (nullptr): look_yaw.
+  static float look_yaw_of(TrigMemo* memo, Vec3 from, Vec3 to, float old_yaw);
+  /// angle::dir_of through a memo: the same values, no sincos when the yaw is the memo's last.
+  static void dir_of(TrigMemo* memo, float yaw, float* dx, float* dz);
+  bool has_ground_ahead(Wanderer& e, Vec3 target, TrigMemo* memo) const;
+  void force_move_update(Wanderer& e, TrigMemo* memo);
 };
 
 }  // namespace lockstep::wander

@@ -1,12 +1,17 @@
 // The .lsr recording format: writer and reader (docs/format.md).
 #include "lockstep/replay/lsr.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 #include <zstd.h>
 #include <zstd_errors.h>
 
 #include <cerrno>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <fstream>
 #include <functional>
 #include <optional>
@@ -105,6 +110,14 @@ std::vector<uint8_t> skippable(uint32_t magic, const std::vector<uint8_t>& paylo
 }
 }  // namespace
 
+namespace {
+constexpr std::size_t kChunkHead = 16;  // a chunk's magic, first tick and tick count
+
+void store_le(uint8_t* p, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+}  // namespace
+
 Recorder::Recorder(const std::string& path, const Model& model, const RecorderOptions& opt)
     : path_(path), opt_(opt) {
   const auto& info = model.info();
@@ -132,46 +145,82 @@ Recorder::Recorder(const std::string& path, const Model& model, const RecorderOp
   ZSTD_CCtx_setParameter(static_cast<ZSTD_CCtx*>(cctx_), ZSTD_c_checksumFlag, 1);
   ZSTD_CCtx_setParameter(static_cast<ZSTD_CCtx*>(cctx_), ZSTD_c_contentSizeFlag, 1);
 
-  // The header: a skippable frame.
-  std::vector<uint8_t> payload = {'L', 'S', 'R', 0x1a};
-  put_le(payload, kMajor, 2);
-  put_le(payload, kMinor, 2);
-  ByteSink body;
-  write_canonical(body, header_);
-  write_canonical(body, header_.build.fp_env);  // format 1.1
-  payload.insert(payload.end(), body.out.begin(), body.out.end());
-  put_le(payload, xxh3(payload.data(), payload.size()), 8);
-  const auto frame = skippable(kHeaderMagic, payload);
-  write(frame.data(), frame.size());
-  header_bytes_ = static_cast<uint32_t>(frame.size());
-  std::fflush(f_);
+  try {
+    // The header: a skippable frame.
+    std::vector<uint8_t> payload = {'L', 'S', 'R', 0x1a};
+    put_le(payload, kMajor, 2);
+    put_le(payload, kMinor, 2);
+    ByteSink body;
+    write_canonical(body, header_);
+    write_canonical(body, header_.build.fp_env);  // format 1.1
+    payload.insert(payload.end(), body.out.begin(), body.out.end());
+    put_le(payload, xxh3(payload.data(), payload.size()), 8);
+    const auto frame = skippable(kHeaderMagic, payload);
+    write(frame.data(), frame.size());
+    header_bytes_ = static_cast<uint32_t>(frame.size());
+    std::fflush(f_);
 
-  chunk_first_ = model.tick();
-  keyframe(model);
+    chunk_.resize(kChunkHead);
+    chunk_first_ = model.tick();
+    if (opt.writer_thread) writer_ = std::thread([this] { writer_loop(); });
+    const StateHashes h = [&] {
+      const auto phase = phases_.scope(kHash);
+      return model.hashes();
+    }();
+    keyframe(model, h);
+  } catch (...) {
+    stop_writer();
+    ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(cctx_));
+    std::fclose(f_);
+    throw;
+  }
 }
 
 Recorder::~Recorder() {
-  // Without finish() (an exception, a crash) the file keeps its complete
-  // frames and no index: exactly what a reader recovers from.
+  // Without finish() (an exception) the file keeps its complete frames, the queued ones written
+  // now, and no index: exactly what a reader recovers from, as after a crash.
+  stop_writer();
   if (cctx_) ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(cctx_));
   if (f_) std::fclose(f_);
 }
 
-void Recorder::write(const void* p, std::size_t n) {
-  if (std::fwrite(p, 1, n, f_) != n) throw InputError(path_, "byte " + std::to_string(offset_), "write failed");
-  offset_ += n;
+void Recorder::set_phase_observer(PhaseObserver* o) {
+  if (o && writer_.joinable()) {  // an observer is called on the stepping thread only
+    stop_writer();
+    rethrow_writer_error();
+  }
+  phases_.set(o);
 }
 
-void Recorder::write_frame(uint8_t kind, uint64_t first_tick, uint32_t ticks, std::vector<uint8_t>& content) {
+void Recorder::write(const void* p, std::size_t n) {
+  if (std::fwrite(p, 1, n, f_) != n)
+    throw InputError(path_, "byte " + std::to_string(offset_.load(std::memory_order_relaxed)), "write failed");
+  offset_.fetch_add(n, std::memory_order_relaxed);
+}
+
+void Recorder::write_frame(Frame& f) {
+  std::vector<uint8_t>* content = &f.content;
+  if (f.kind == kFrameKeyframe) {  // the snapshot framed with its tick and hashes
+    framing_.clear();
+    framing_.reserve(f.content.size() + 160);
+    put_le(framing_, kKeyframeMagic, 4);
+    put_le(framing_, f.first_tick, 8);
+    put_varint(framing_, f.content.size());
+    framing_.insert(framing_.end(), f.content.begin(), f.content.end());
+    put_le(framing_, f.hashes.whole, 8);
+    for (uint32_t i = 0; i < f.hashes.count; ++i) put_le(framing_, f.hashes.sub[i], 8);
+    content = &framing_;
+  }
   std::size_t n = 0;
   {
     const auto phase = phases_.scope(kCompress);
-    put_le(content, xxh3(content.data(), content.size()), 8);
-    out_.resize(ZSTD_compressBound(content.size()));
-    n = ZSTD_compress2(static_cast<ZSTD_CCtx*>(cctx_), out_.data(), out_.size(), content.data(), content.size());
+    put_le(*content, xxh3(content->data(), content->size()), 8);
+    out_.resize(ZSTD_compressBound(content->size()));
+    n = ZSTD_compress2(static_cast<ZSTD_CCtx*>(cctx_), out_.data(), out_.size(), content->data(), content->size());
     if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
-    index_.push_back({offset_, static_cast<uint32_t>(n), static_cast<uint32_t>(content.size()), kind, first_tick, ticks,
-                      xxh3(out_.data(), n), checksum32(content.data(), content.size())});
+    index_.push_back({offset_.load(std::memory_order_relaxed), static_cast<uint32_t>(n),
+                      static_cast<uint32_t>(content->size()), f.kind, f.first_tick, f.ticks, xxh3(out_.data(), n),
+                      checksum32(content->data(), content->size())});
   }
   const auto phase = phases_.scope(kWrite);
   write(out_.data(), n);
@@ -179,37 +228,97 @@ void Recorder::write_frame(uint8_t kind, uint64_t first_tick, uint32_t ticks, st
   if (opt_.fsync) ::fsync(fileno(f_));
 }
 
-void Recorder::keyframe(const Model& m) {
-  const auto snap = [&] {
+void Recorder::writer_loop() {
+  // Signals go to the stepping thread, as without a writer (record's SIGINT and SIGTERM), and a
+  // handler never interrupts the writer's calls.
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, nullptr);
+  std::unique_lock lk(mu_);
+  for (;;) {
+    wake_writer_.wait(lk, [&] { return !queue_.empty() || stopping_; });
+    if (queue_.empty()) return;  // stopping, and every frame written
+    Frame f = std::move(queue_.front());
+    queue_.pop_front();
+    const bool failed = error_ != nullptr;  // after a failed write, the frames behind it are dropped
+    lk.unlock();
+    std::exception_ptr err;
+    if (!failed) {
+      try {
+        write_frame(f);
+      } catch (...) {
+        err = std::current_exception();
+      }
+    }
+    lk.lock();
+    if (err) {
+      error_ = err;
+      failed_.store(true, std::memory_order_relaxed);
+    }
+    if (spare_.size() < 4) {
+      f.content.clear();
+      spare_.push_back(std::move(f.content));
+    }
+    wake_stepper_.notify_all();
+  }
+}
+
+void Recorder::stop_writer() noexcept {
+  if (!writer_.joinable()) return;
+  {
+    std::lock_guard lk(mu_);
+    stopping_ = true;
+  }
+  wake_writer_.notify_one();
+  writer_.join();
+}
+
+void Recorder::rethrow_writer_error() {
+  std::exception_ptr e;
+  {
+    std::lock_guard lk(mu_);
+    e = error_;
+  }
+  if (e) std::rethrow_exception(e);
+}
+
+void Recorder::submit(Frame&& f) {
+  if (!writer_.joinable()) {
+    write_frame(f);
+    return;
+  }
+  std::unique_lock lk(mu_);
+  wake_stepper_.wait(lk, [&] { return queue_.size() < kMaxQueuedFrames || error_; });
+  if (error_) std::rethrow_exception(error_);
+  queue_.push_back(std::move(f));
+  lk.unlock();
+  wake_writer_.notify_one();
+}
+
+void Recorder::keyframe(const Model& m, const StateHashes& h) {
+  Frame f;
+  f.kind = kFrameKeyframe;
+  f.first_tick = m.tick();
+  {
     const auto phase = phases_.scope(kSnapshot);
-    return m.snapshot();
-  }();
-  if (snap.size() + 160 + 8 * kMaxSubsystems > kMaxFrameBytes)
-    throw InputError(path_, "tick " + std::to_string(m.tick()), "the state's snapshot of " + std::to_string(snap.size()) +
+    f.content = m.snapshot();
+  }
+  if (f.content.size() + 160 + 8 * kMaxSubsystems > kMaxFrameBytes)
+    throw InputError(path_, "tick " + std::to_string(m.tick()), "the state's snapshot of " + std::to_string(f.content.size()) +
                                                                    " bytes is beyond the format's frame limit of " + std::to_string(kMaxFrameBytes));
-  const StateHashes h = [&] {
-    const auto phase = phases_.scope(kHash);
-    return m.hashes();
-  }();
-  std::vector<uint8_t> content;
-  content.reserve(snap.size() + 160);
-  put_le(content, kKeyframeMagic, 4);
-  put_le(content, m.tick(), 8);
-  put_varint(content, snap.size());
-  content.insert(content.end(), snap.begin(), snap.end());
-  put_le(content, h.whole, 8);
-  for (uint32_t i = 0; i < h.count; ++i) put_le(content, h.sub[i], 8);
-  write_frame(kFrameKeyframe, m.tick(), 0, content);
+  f.hashes = h;
+  submit(std::move(f));
 }
 
 void Recorder::tick(std::span<const uint8_t> input, const Model& after) {
   if (finished_) throw std::logic_error("Recorder::tick after finish");
+  if (failed_.load(std::memory_order_relaxed)) rethrow_writer_error();
   if (input.size() > kMaxFrameBytes / 2)
     throw InputError(path_, "tick " + std::to_string(after.tick() - 1), "an input of " + std::to_string(input.size()) +
                                                                            " bytes is beyond the format's limit of " + std::to_string(kMaxFrameBytes / 2));
   // A chunk's content stays within the frame limit: close it early when this tick would pass it.
   const std::size_t per_tick = 8 + header_.subsystems.size() * header_.sub_hash_bytes;
-  if (chunk_ticks_ > 0 && chunk_.size() + inputs_.size() + per_tick + input.size() + 64 > kMaxFrameBytes) {
+  if (chunk_ticks_ > 0 && chunk_.size() - kChunkHead + inputs_.size() + per_tick + input.size() + 64 > kMaxFrameBytes) {
     flush_ticks();
     chunk_first_ = after.tick() - 1;
   }
@@ -217,8 +326,12 @@ void Recorder::tick(std::span<const uint8_t> input, const Model& after) {
     const auto phase = phases_.scope(kHash);
     return after.hashes();
   }();
-  put_le(chunk_, h.whole, 8);
-  for (uint32_t i = 0; i < h.count; ++i) put_le(chunk_, h.sub[i], header_.sub_hash_bytes);
+  const std::size_t at = chunk_.size();
+  chunk_.resize(at + 8 + std::size_t{h.count} * header_.sub_hash_bytes);
+  uint8_t* p = chunk_.data() + at;
+  store_le(p, h.whole, 8);
+  p += 8;
+  for (uint32_t i = 0; i < h.count; ++i, p += header_.sub_hash_bytes) store_le(p, h.sub[i], header_.sub_hash_bytes);
   // An input is stored when it differs from the tick before; a chunk is
   // self-contained, so its first tick always stores one.
   const bool same = chunk_ticks_ > 0 && input.size() == last_input_.size() &&
@@ -234,22 +347,33 @@ void Recorder::tick(std::span<const uint8_t> input, const Model& after) {
   ++ticks_;
   const bool key_due = header_.keyframe_every && (after.tick() - header_.first_tick) % header_.keyframe_every == 0;
   if (chunk_ticks_ >= header_.chunk_ticks || key_due) flush_ticks();
-  if (key_due) keyframe(after);
+  if (key_due) keyframe(after, h);  // the state just hashed
   if (chunk_ticks_ == 0) chunk_first_ = after.tick();
 }
 
 void Recorder::flush_ticks() {
   if (chunk_ticks_ == 0) return;
-  std::vector<uint8_t> content;
-  content.reserve(chunk_.size() + inputs_.size() + 32);
-  put_le(content, kChunkMagic, 4);
-  put_le(content, chunk_first_, 8);
-  put_le(content, chunk_ticks_, 4);
-  content.insert(content.end(), chunk_.begin(), chunk_.end());
-  put_le(content, chunk_inputs_, 4);
-  content.insert(content.end(), inputs_.begin(), inputs_.end());
-  write_frame(kFrameTicks, chunk_first_, chunk_ticks_, content);
+  Frame f;
+  f.kind = kFrameTicks;
+  f.first_tick = chunk_first_;
+  f.ticks = chunk_ticks_;
+  store_le(chunk_.data(), kChunkMagic, 4);
+  store_le(chunk_.data() + 4, chunk_first_, 8);
+  store_le(chunk_.data() + 12, chunk_ticks_, 4);
+  put_le(chunk_, chunk_inputs_, 4);
+  chunk_.insert(chunk_.end(), inputs_.begin(), inputs_.end());
+  f.content = std::move(chunk_);
+  submit(std::move(f));
   chunk_.clear();
+  if (writer_.joinable()) {  // a written frame's buffer, already as large as a chunk
+    std::lock_guard lk(mu_);
+    if (!spare_.empty()) {
+      chunk_ = std::move(spare_.back());
+      spare_.pop_back();
+    }
+  }
+  chunk_.clear();
+  chunk_.resize(kChunkHead);
   inputs_.clear();
   chunk_ticks_ = 0;
   chunk_inputs_ = 0;
@@ -257,7 +381,10 @@ void Recorder::flush_ticks() {
 
 void Recorder::finish() {
   if (finished_) return;
+  if (failed_.load(std::memory_order_relaxed)) rethrow_writer_error();
   flush_ticks();
+  stop_writer();  // every frame written, and the index the writer's no more
+  rethrow_writer_error();
   // The index: a skippable frame.
   std::vector<uint8_t> payload = {'L', 'S', 'I', 'X'};
   put_le(payload, index_.size(), 4);

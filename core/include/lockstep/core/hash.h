@@ -80,7 +80,26 @@ uint64_t xxh3_portable(const void* data, std::size_t n);
 /// Which code path XXH3 runs on this CPU: "avx2" or "portable".
 const char* hash_implementation();
 
+namespace detail {
+/// A length: u32 in the canonical encoding; a sink with its own length(n) (the snapshot's, with
+/// cereal's u64 size tags) writes its own.
+template <class Sink>
+void write_length(Sink& s, std::size_t n) {
+  if constexpr (requires { s.length(n); })
+    s.length(n);
+  else
+    s.le(static_cast<uint32_t>(n));
+}
+}  // namespace detail
+
 /// Write the canonical encoding of `v` into any sink with bytes()/u8()/le().
+///
+/// With allow_raw (the default), memory that is already canonical goes as blocks: a whole struct,
+/// array or vector of raw elements (is_raw) in one bytes() call, and in any other struct each run
+/// of raw fields that lie next to each other in memory, in listing order, as one block, up to a
+/// field that is not raw (a vector, a string), a gap of padding, or a field listed out of memory
+/// order. The bytes are those of the field walk (allow_raw = false) by is_raw's own definition:
+/// each raw field's memory is its encoding, and the run is the fields in listing order.
 template <class Sink, class T>
 void write_canonical(Sink& s, const T& v, bool allow_raw = true) {
   using U = std::remove_cv_t<T>;
@@ -95,11 +114,11 @@ void write_canonical(Sink& s, const T& v, bool allow_raw = true) {
   } else if constexpr (std::same_as<U, double>) {
     s.le(std::bit_cast<uint64_t>(v));
   } else if constexpr (std::same_as<U, std::string>) {
-    s.le(static_cast<uint32_t>(v.size()));
+    detail::write_length(s, v.size());
     s.bytes(v.data(), v.size());
   } else if constexpr (is_std_array_v<U> || is_std_vector_v<U>) {
     using E = typename U::value_type;
-    if constexpr (is_std_vector_v<U>) s.le(static_cast<uint32_t>(v.size()));
+    if constexpr (is_std_vector_v<U>) detail::write_length(s, v.size());
     if constexpr (!std::same_as<E, bool>) {
       if (allow_raw && is_raw<E>()) {
         s.bytes(v.data(), v.size() * sizeof(E));
@@ -109,11 +128,36 @@ void write_canonical(Sink& s, const T& v, bool allow_raw = true) {
     for (const auto& e : v) write_canonical(s, e, allow_raw);
   } else {
     static_assert(Reflected<U>, "type has no field listing");
-    if (allow_raw && is_raw<U>()) {
+    if (!allow_raw) {
+      U::fields(v, [&](const FieldInfo&, const auto& f) { write_canonical(s, f, false); });
+      return;
+    }
+    if (is_raw<U>()) {
       s.bytes(&v, sizeof(U));
       return;
     }
-    U::fields(v, [&](const FieldInfo&, const auto& f) { write_canonical(s, f, allow_raw); });
+    const unsigned char* run = nullptr;  // the run of raw fields not yet written
+    std::size_t run_bytes = 0;
+    U::fields(v, [&](const FieldInfo&, const auto& f) {
+      using F = std::remove_cvref_t<decltype(f)>;
+      if constexpr (!is_std_vector_v<F> && !std::same_as<F, std::string>) {
+        if (is_raw<F>()) {
+          const auto* at = reinterpret_cast<const unsigned char*>(&f);
+          if (run_bytes > 0 && run + run_bytes == at) {
+            run_bytes += sizeof(F);
+            return;
+          }
+          if (run_bytes > 0) s.bytes(run, run_bytes);
+          run = at;
+          run_bytes = sizeof(F);
+          return;
+        }
+      }
+      if (run_bytes > 0) s.bytes(run, run_bytes);
+      run_bytes = 0;
+      write_canonical(s, f, true);
+    });
+    if (run_bytes > 0) s.bytes(run, run_bytes);
   }
 }
 
@@ -135,7 +179,10 @@ struct ByteSink {
   void u8(uint8_t v) { out.push_back(v); }
   template <class U>
   void le(U v) {
-    for (std::size_t i = 0; i < sizeof(U); ++i) out.push_back(static_cast<unsigned char>(v >> (8 * i)));
+    static_assert(std::is_unsigned_v<U>);
+    unsigned char b[sizeof(U)];
+    for (std::size_t i = 0; i < sizeof(U); ++i) b[i] = static_cast<unsigned char>(v >> (8 * i));
+    bytes(b, sizeof(U));
   }
 };
 

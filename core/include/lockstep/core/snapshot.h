@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <cereal/archives/json.hpp>
 #include <cereal/archives/portable_binary.hpp>
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "lockstep/core/error.h"
+#include "lockstep/core/hash.h"
 #include "lockstep/core/reflect.h"
 
 namespace lockstep::detail {
@@ -123,9 +125,10 @@ void load(Archive& ar, std::vector<T, A>& v) {
 
 namespace lockstep {
 
-/// Portable binary snapshot of a reflected value.
+/// Portable binary snapshot of a reflected value, written by cereal's archive (the reference
+/// snapshot_bytes is tested against, and the writer on a big-endian host).
 template <class T>
-std::vector<uint8_t> snapshot_bytes(const T& value) {
+std::vector<uint8_t> snapshot_bytes_cereal(const T& value) {
   std::ostringstream os(std::ios::binary);
   {
     cereal::PortableBinaryOutputArchive ar(os);
@@ -133,6 +136,36 @@ std::vector<uint8_t> snapshot_bytes(const T& value) {
   }
   const std::string s = std::move(os).str();
   return std::vector<uint8_t>(s.begin(), s.end());
+}
+
+namespace detail {
+/// cereal's portable binary encoding of a reflected value is its canonical encoding (hash.h) with
+/// cereal's u64 size tags for lengths, after one byte saying the stream is little-endian (1):
+/// scalars as their little-endian bytes, a std::array's elements, a vector's and a string's size
+/// tag then their elements, a struct's fields in listing order. So write_canonical writes it, its
+/// raw blocks at memory speed.
+struct SnapshotSink : ByteSink {
+  void length(std::size_t n) { le(static_cast<uint64_t>(n)); }
+};
+}  // namespace detail
+
+/// Portable binary snapshot of a reflected value (cereal's PortableBinaryOutputArchive's bytes,
+/// which restore_bytes reads).
+template <class T>
+std::vector<uint8_t> snapshot_bytes(const T& value) {
+  if constexpr (std::endian::native == std::endian::little) {
+    // The last snapshot's size of this type on this thread, as a first guess: a state's snapshot
+    // is written without growing its vector again and again.
+    static thread_local std::size_t guess = 0;
+    detail::SnapshotSink s;
+    s.out.reserve(guess + guess / 8 + 64);
+    s.u8(1);  // cereal's endianness byte: little-endian
+    write_canonical(s, value);
+    guess = s.out.size();
+    return std::move(s.out);
+  } else {
+    return snapshot_bytes_cereal(value);
+  }
 }
 
 /// Restore a snapshot into `out`. On any error `out` is unchanged and an

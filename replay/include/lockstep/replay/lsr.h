@@ -16,14 +16,20 @@
 #pragma once
 
 #include <array>
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
+#include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "lockstep/core/hash.h"
@@ -125,12 +131,23 @@ struct RecorderOptions {
   uint8_t sub_hash_bytes = 2;
   int zstd_level = 1;
   bool fsync = false;  ///< fsync after every chunk (slower; survives power loss, not just a crash)
+  /// Compress and write the frames on a writer thread of the recorder's own (the default), or on
+  /// the thread that calls tick(). The file's bytes are the same either way.
+  bool writer_thread = true;
 };
 
 /// Writes a recording while a model runs: construct (writes the header and a
 /// keyframe of the first state), `tick` after every step, `finish` at the end.
-/// Every completed frame is on disk at once, so a crash loses at most the
-/// ticks of the chunk being filled.
+///
+/// The stepping thread does only what must see the state: its hashes every tick and, every
+/// keyframe_every ticks, its snapshot. A frame's checksums, its compression and its write happen
+/// on a writer thread, one frame at a time in file order with one compression context, so the
+/// file's bytes are those of writing each frame on the spot (RecorderOptions::writer_thread =
+/// false). A frame is handed to the writer when it is complete; the writer writes and flushes it
+/// to the operating system at once, so a crash loses the chunk being filled, the frame being
+/// written and those still queued: at most kMaxQueuedFrames, a limit tick() waits at when the
+/// writer falls behind. A write
+/// error is thrown by the next tick() or by finish().
 class Recorder {
  public:
   Recorder(const std::string& path, const Model& model, const RecorderOptions& opt = {});
@@ -138,12 +155,17 @@ class Recorder {
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
 
+  /// Frames handed to the writer thread and not yet written, at most.
+  static constexpr std::size_t kMaxQueuedFrames = 8;
+
   /// The recorder's own phases (phases.h), by index: the state's hashes, a keyframe's snapshot,
   /// a frame's compression (with its checksums) and its write. What `lockstep profile` shows of a
-  /// recording's cost. No observer (the default): nothing reported, nothing timed.
+  /// recording's cost. No observer (the default): nothing reported, nothing timed. An observer is
+  /// called on the stepping thread only, so from the moment one is set the recorder compresses
+  /// and writes its frames on that thread (as with writer_thread = false), where they are timed.
   static constexpr std::array<std::string_view, 4> kPhases{"hash", "snapshot", "compress", "write"};
   enum Phase : uint32_t { kHash, kSnapshot, kCompress, kWrite };
-  void set_phase_observer(PhaseObserver* o) { phases_.set(o); }
+  void set_phase_observer(PhaseObserver* o);
 
   /// Record one step: its encoded input and the model after it.
   void tick(std::span<const uint8_t> input, const Model& after);
@@ -151,14 +173,28 @@ class Recorder {
   void finish();
 
   uint64_t ticks() const { return ticks_; }
-  uint64_t bytes_written() const { return offset_; }
+  /// Bytes written to the file so far (frames still queued for the writer not counted).
+  uint64_t bytes_written() const { return offset_.load(std::memory_order_relaxed); }
   const Header& header() const { return header_; }
 
  private:
-  void keyframe(const Model& m);
+  /// A complete frame on its way to the file: a chunk's content, or a keyframe's snapshot and
+  /// hashes (its content is put together by whoever writes it).
+  struct Frame {
+    uint8_t kind = 0;
+    uint64_t first_tick = 0;
+    uint32_t ticks = 0;
+    std::vector<uint8_t> content;  ///< a chunk's content; a keyframe's snapshot
+    StateHashes hashes;            ///< a keyframe's
+  };
+  void keyframe(const Model& m, const StateHashes& h);
   void flush_ticks();
-  void write_frame(uint8_t kind, uint64_t first_tick, uint32_t ticks, std::vector<uint8_t>& content);
+  void submit(Frame&& f);
+  void write_frame(Frame& f);  ///< checksums, compression, index entry, write: the writer's work
   void write(const void* p, std::size_t n);
+  void writer_loop();
+  void stop_writer() noexcept;  ///< let the writer write every queued frame, then join it
+  void rethrow_writer_error();
 
   struct IndexEntry {
     uint64_t offset;
@@ -175,19 +211,30 @@ class Recorder {
   Header header_;
   RecorderOptions opt_;
   void* cctx_ = nullptr;
-  std::vector<uint8_t> chunk_;   ///< the hashes of the chunk being filled
+  std::vector<uint8_t> chunk_;   ///< the chunk being filled: its 16 bytes of head, then its ticks' hashes
   std::vector<uint8_t> inputs_;  ///< its inputs, where they change
   uint32_t chunk_inputs_ = 0;
   std::vector<uint8_t> last_input_;
-  std::vector<uint8_t> out_;  ///< compression buffer
+  std::vector<uint8_t> out_;      ///< compression buffer (the writer's)
+  std::vector<uint8_t> framing_;  ///< a keyframe's content (the writer's)
   uint64_t chunk_first_ = 0;
   uint32_t chunk_ticks_ = 0;
   uint64_t ticks_ = 0;
-  uint64_t offset_ = 0;
+  std::atomic<uint64_t> offset_{0};
   uint32_t header_bytes_ = 0;
-  std::vector<IndexEntry> index_;
+  std::vector<IndexEntry> index_;  ///< the writer's until it is joined
   bool finished_ = false;
   PhaseHook phases_;
+
+  // The writer thread and what it shares with the stepping thread (under mu_).
+  std::thread writer_;
+  std::mutex mu_;
+  std::condition_variable wake_writer_, wake_stepper_;
+  std::deque<Frame> queue_;
+  std::vector<std::vector<uint8_t>> spare_;  ///< buffers of written frames, for the next ones
+  bool stopping_ = false;
+  std::exception_ptr error_;
+  std::atomic<bool> failed_{false};  ///< error_ is set: what tick() checks without the lock
 };
 
 /// Where a damaged recording stops being good.

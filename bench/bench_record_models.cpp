@@ -1,0 +1,106 @@
+// Recording's cost on every bundled benchmark model, over a fixed window of ticks: the whole
+// scenario of the wander yard (3,600 ticks), the warriors plaza (900) and the station hall
+// (1,200). One iteration steps the window from the scenario's first tick, through the model
+// contract, three ways: the step alone, the step and the whole-state hash a recording takes
+// every tick, and the step recorded (lsr::Recorder with its defaults: chunks and keyframes every
+// second of game time, its writer thread; and without it). Wall time (the writer thread works beside the
+// stepping one) of the window's ticks: the recorder is opened before and finished after, untimed
+// (BM_RecordOpenClose times those, once per recording). Goal (issue 20): record / step <= hash / step + 0.03. Compare the three in one
+// run, interleaved: --benchmark_enable_random_interleaving=true --benchmark_repetitions=N.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fixtures.h"
+#include "lockstep/core/model.h"
+#include "lockstep/replay/lsr.h"
+
+using namespace lockstep;
+
+namespace {
+
+enum class RecordMode { kStep, kHash, kRecord, kRecordInline };
+
+struct RecordWindow {
+  const char* scenario;
+  uint64_t ticks;
+};
+constexpr RecordWindow kWindows[] = {{"wander/yard.json", 3600}, {"warriors/plaza.json", 900}, {"station/hall.json", 1200}};
+
+void record_window(benchmark::State& st, const RecordWindow& w, RecordMode mode) {
+  const auto start = load_scenario_file(fixtures::path(w.scenario));
+  std::vector<std::vector<uint8_t>> inputs;  // the window's inputs, made once
+  {
+    auto m = start->clone();
+    for (uint64_t k = 0; k < w.ticks; ++k) {
+      inputs.push_back(m->scripted_input());
+      m->step(inputs.back());
+    }
+  }
+  const std::string out = (std::filesystem::temp_directory_path() / "lockstep-bench-record-window.lsr").string();
+  uint64_t sink = 0, bytes = 0;
+  for (auto _ : st) {
+    st.PauseTiming();
+    auto m = start->clone();
+    st.ResumeTiming();
+    if (mode == RecordMode::kRecord || mode == RecordMode::kRecordInline) {
+      st.PauseTiming();  // opening and finishing are BM_RecordOpenClose's
+      lsr::RecorderOptions opt;
+      opt.writer_thread = mode == RecordMode::kRecord;
+      lsr::Recorder rec(out, *m, opt);
+      st.ResumeTiming();
+      for (const auto& in : inputs) {
+        m->step(in);
+        rec.tick(in, *m);
+      }
+      st.PauseTiming();
+      rec.finish();
+      bytes = rec.bytes_written();
+      st.ResumeTiming();
+    } else {
+      for (const auto& in : inputs) {
+        m->step(in);
+        if (mode == RecordMode::kHash) sink ^= m->hashes().whole;
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+  benchmark::DoNotOptimize(sink);
+  std::filesystem::remove(out);
+  const double ticks = static_cast<double>(st.iterations()) * static_cast<double>(w.ticks);
+  st.counters["ticks_per_s"] = benchmark::Counter(ticks, benchmark::Counter::kIsRate);
+  if (mode == RecordMode::kRecord || mode == RecordMode::kRecordInline) st.counters["bytes_per_tick"] = static_cast<double>(bytes) / static_cast<double>(w.ticks);
+}
+
+}  // namespace
+
+static void BM_RecordWindow_Step(benchmark::State& st) { record_window(st, kWindows[st.range(0)], RecordMode::kStep); }
+static void BM_RecordWindow_Hash(benchmark::State& st) { record_window(st, kWindows[st.range(0)], RecordMode::kHash); }
+static void BM_RecordWindow_Record(benchmark::State& st) { record_window(st, kWindows[st.range(0)], RecordMode::kRecord); }
+/// A recorder opened on the scenario's first state and finished at once: the header, the first
+/// keyframe, the index, the file's opening and closing (in every BM_RecordWindow_Record
+/// iteration once).
+static void BM_RecordOpenClose(benchmark::State& st) {
+  const auto m = load_scenario_file(fixtures::path(kWindows[st.range(0)].scenario));
+  const std::string out = (std::filesystem::temp_directory_path() / "lockstep-bench-record-open.lsr").string();
+  for (auto _ : st) {
+    lsr::Recorder rec(out, *m);
+    rec.finish();
+  }
+  std::filesystem::remove(out);
+}
+BENCHMARK(BM_RecordOpenClose)->DenseRange(0, 2)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+/// The same recording with its frames compressed and written on the stepping thread (what the
+/// writer thread takes off it).
+static void BM_RecordWindow_RecordInline(benchmark::State& st) {
+  record_window(st, kWindows[st.range(0)], RecordMode::kRecordInline);
+}
+// Arg: 0 the yard, 1 the plaza, 2 the hall.
+BENCHMARK(BM_RecordWindow_Step)->DenseRange(0, 2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RecordWindow_Hash)->DenseRange(0, 2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RecordWindow_Record)->DenseRange(0, 2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RecordWindow_RecordInline)->DenseRange(0, 2)->UseRealTime()->Unit(benchmark::kMillisecond);
