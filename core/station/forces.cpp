@@ -112,50 +112,64 @@ void StationModel::rebuild_neighbours() {
   for (uint32_t i = 0; i < n; ++i)
     if (state_.walkers[i].phase == Phase::Walking) gr.items[fill[cell_of[i]]++] = i;
 
-  // Force neighbours: within r_i + r_j + the social range + the motion margin.
+  // Force neighbours (within r_i + r_j + the social range + the motion margin) and nearby
+  // walls, once per tick: each range of walkers lists its own into its own buffers (workers.h),
+  // which are joined afterwards in range order, so the lists are those of one pass in walker order.
+  const uint32_t ranges = (n + kGrain - 1) / kGrain;
+  std::vector<std::vector<uint32_t>> nb_part(ranges), wall_part(ranges);
+  std::vector<uint32_t> nb_count(n, 0), wall_count(n, 0);
+  parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
+    std::vector<uint32_t>& nbs = nb_part[begin / kGrain];
+    std::vector<uint32_t>& walls = wall_part[begin / kGrain];
+    for (uint32_t i = begin; i < end; ++i) {
+      const Walker& w = state_.walkers[i];
+      if (w.phase != Phase::Walking) continue;
+      const std::size_t nb0 = nbs.size(), wall0 = walls.size();
+      const int32_t cx = gr.cx(w.pos.x), cy = gr.cy(w.pos.y);
+      const CellGrid::Box around{std::max(cx - 1, 0), std::min(cx + 1, gr.nx - 1), std::max(cy - 1, 0), std::min(cy + 1, gr.ny - 1)};
+      gr.each(around, [&](uint32_t j) {
+        if (j == i) return true;
+        const Walker& o = state_.walkers[j];
+        if (o.floor != w.floor) return true;
+        const float reach = w.radius + o.radius + kSocialRange + kMoveMargin;
+        if (sqr_length(o.pos - w.pos) < reach * reach) nbs.push_back(j);
+        return true;
+      });
+      gather_walls(i, walls);
+      nb_count[i] = static_cast<uint32_t>(nbs.size() - nb0);
+      wall_count[i] = static_cast<uint32_t>(walls.size() - wall0);
+    }
+  });
   nb_start_.assign(n + 1, 0);
-  nb_items_.clear();
-  for (uint32_t i = 0; i < n; ++i) {
-    nb_start_[i] = static_cast<uint32_t>(nb_items_.size());
-    const Walker& w = state_.walkers[i];
-    if (w.phase != Phase::Walking) continue;
-    const int32_t cx = gr.cx(w.pos.x), cy = gr.cy(w.pos.y);
-    const CellGrid::Box around{std::max(cx - 1, 0), std::min(cx + 1, gr.nx - 1), std::max(cy - 1, 0), std::min(cy + 1, gr.ny - 1)};
-    gr.each(around, [&](uint32_t j) {
-      if (j == i) return true;
-      const Walker& o = state_.walkers[j];
-      if (o.floor != w.floor) return true;
-      const float reach = w.radius + o.radius + kSocialRange + kMoveMargin;
-      if (sqr_length(o.pos - w.pos) < reach * reach) nb_items_.push_back(j);
-      return true;
-    });
-  }
-  nb_start_[n] = static_cast<uint32_t>(nb_items_.size());
-
-  // Nearby walls, once per tick.
   wall_start_.assign(n + 1, 0);
-  wall_items_.clear();
   for (uint32_t i = 0; i < n; ++i) {
-    wall_start_[i] = static_cast<uint32_t>(wall_items_.size());
-    if (state_.walkers[i].phase == Phase::Walking) gather_walls(i);
+    nb_start_[i + 1] = nb_start_[i] + nb_count[i];
+    wall_start_[i + 1] = wall_start_[i] + wall_count[i];
   }
-  wall_start_[n] = static_cast<uint32_t>(wall_items_.size());
+  nb_items_.clear();
+  wall_items_.clear();
+  nb_items_.reserve(nb_start_[n]);
+  wall_items_.reserve(wall_start_[n]);
+  for (uint32_t r = 0; r < ranges; ++r) {
+    nb_items_.insert(nb_items_.end(), nb_part[r].begin(), nb_part[r].end());
+    wall_items_.insert(wall_items_.end(), wall_part[r].begin(), wall_part[r].end());
+  }
 }
 
-void StationModel::gather_walls(uint32_t i) {
+void StationModel::gather_walls(uint32_t i, std::vector<uint32_t>& out) const {
   const Walker& w = state_.walkers[i];
   const FloorGeom& fl = floors_[w.floor];
   const CellGrid& gr = fl.wall_grid;
   const float reach = w.radius + kSocialRange + kMoveMargin;
-  const std::size_t first = wall_items_.size();
+  const std::size_t first = out.size();
   gr.each(gr.box(w.pos.x - reach, w.pos.y - reach, w.pos.x + reach, w.pos.y + reach), [&](uint32_t k) {
     const Wall& wl = fl.walls[k];
-    if (sqr_length(closest_on_segment(w.pos, wl.a, wl.b) - w.pos) < reach * reach) wall_items_.push_back(k);
+    if (sqr_length(closest_on_segment(w.pos, wl.a, wl.b) - w.pos) < reach * reach) out.push_back(k);
     return true;
   });
   // A wall listed by several cells once, in wall order.
-  std::sort(wall_items_.begin() + static_cast<std::ptrdiff_t>(first), wall_items_.end());
-  wall_items_.erase(std::unique(wall_items_.begin() + static_cast<std::ptrdiff_t>(first), wall_items_.end()), wall_items_.end());
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+  out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(first), out.end()), out.end());
 }
 
 namespace {

@@ -692,7 +692,7 @@ class StationModel {
   void integrate(float h);
   void integrate(float h, uint32_t begin, uint32_t end);
   bool move_refused(const Walker& wk, V2 from, V2 to, int32_t* hit) const;
-  void gather_walls(uint32_t w);
+  void gather_walls(uint32_t w, std::vector<uint32_t>& out) const;  ///< walker w's nearby walls, appended to out
 
   Scenario scenario_;
   State state_;
