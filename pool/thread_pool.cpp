@@ -4,11 +4,7 @@
 
 namespace lockstep {
 
-ThreadPool::ThreadPool(uint32_t threads) {
-  const uint32_t extra = threads > 1 ? threads - 1 : 0;
-  threads_.reserve(extra);
-  for (uint32_t k = 0; k < extra; ++k) threads_.emplace_back([this] { work(); });
-}
+ThreadPool::ThreadPool(uint32_t threads) : wanted_(threads > 1 ? threads : 1) {}
 
 ThreadPool::~ThreadPool() {
   {
@@ -62,9 +58,22 @@ void ThreadPool::work() {
 
 void ThreadPool::run(uint32_t tasks, const std::function<void(uint32_t)>& fn) {
   if (tasks == 0) return;
-  if (threads_.empty()) {
-    for (uint32_t k = 0; k < tasks; ++k) fn(k);
+  if (wanted_ == 1 || tasks == 1) {  // on this thread alone, with the same promises
+    IeeeFpScope fp;
+    std::exception_ptr first;
+    for (uint32_t k = 0; k < tasks; ++k) {
+      try {
+        fn(k);
+      } catch (...) {
+        if (!first) first = std::current_exception();
+      }
+    }
+    if (first) std::rethrow_exception(first);
     return;
+  }
+  if (threads_.empty()) {
+    threads_.reserve(wanted_ - 1);
+    for (uint32_t k = 1; k < wanted_; ++k) threads_.emplace_back([this] { work(); });
   }
   {
     std::lock_guard<std::mutex> lock(mu_);

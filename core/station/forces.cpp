@@ -116,8 +116,15 @@ void StationModel::rebuild_neighbours() {
   // walls, once per tick: each range of walkers lists its own into its own buffers (workers.h),
   // which are joined afterwards in range order, so the lists are those of one pass in walker order.
   const uint32_t ranges = (n + kGrain - 1) / kGrain;
-  std::vector<std::vector<uint32_t>> nb_part(ranges), wall_part(ranges);
-  std::vector<uint32_t> nb_count(n, 0), wall_count(n, 0);
+  // The buffers are members, cleared not freed: their memory is reused tick after tick.
+  auto& nb_part = list_parts_[0];
+  auto& wall_part = list_parts_[1];
+  if (nb_part.size() < ranges) nb_part.resize(ranges), wall_part.resize(ranges);
+  for (uint32_t r = 0; r < ranges; ++r) nb_part[r].clear(), wall_part[r].clear();
+  auto& nb_count = list_counts_[0];
+  auto& wall_count = list_counts_[1];
+  nb_count.assign(n, 0);
+  wall_count.assign(n, 0);
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
     std::vector<uint32_t>& nbs = nb_part[begin / kGrain];
     std::vector<uint32_t>& walls = wall_part[begin / kGrain];

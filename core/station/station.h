@@ -722,6 +722,8 @@ class StationModel {
   PhaseHook phases_;  ///< the profiler's observer, if any (not state)
   Workers* workers_ = nullptr;          ///< threads for the step, if any (not state)
   std::vector<uint8_t> refused_;        ///< per walker: its move refused this sub-step (summed after)
+  std::array<std::vector<std::vector<uint32_t>>, 2> list_parts_;  ///< per range: neighbours, walls (rebuild_neighbours)
+  std::array<std::vector<uint32_t>, 2> list_counts_;              ///< per walker: neighbours, walls
 };
 
 }  // namespace lockstep::station

@@ -50,22 +50,25 @@ TEST_CASE("thread pool - tasks run in the IEEE default mode whatever the caller'
 }
 
 TEST_CASE("thread pool - a task's exception reaches the caller, the lowest task's, after all ended", "[pool]") {
-  ThreadPool pool(3);
-  std::atomic<int> ran{0};
-  try {
-    pool.run(50, [&](uint32_t k) {
-      ran.fetch_add(1);
-      if (k == 17 || k == 40) throw std::runtime_error("task " + std::to_string(k));
-    });
-    FAIL("no exception");
-  } catch (const std::runtime_error& e) {
-    CHECK(std::string(e.what()) == "task 17");
+  for (uint32_t threads : {1u, 3u}) {
+    INFO(threads << " threads");
+    ThreadPool pool(threads);
+    std::atomic<int> ran{0};
+    try {
+      pool.run(50, [&](uint32_t k) {
+        ran.fetch_add(1);
+        if (k == 17 || k == 40) throw std::runtime_error("task " + std::to_string(k));
+      });
+      FAIL("no exception");
+    } catch (const std::runtime_error& e) {
+      CHECK(std::string(e.what()) == "task 17");
+    }
+    CHECK(ran.load() == 50);
+    // And the pool still works.
+    std::atomic<int> again{0};
+    pool.run(10, [&](uint32_t) { again.fetch_add(1); });
+    CHECK(again.load() == 10);
   }
-  CHECK(ran.load() == 50);
-  // And the pool still works.
-  std::atomic<int> again{0};
-  pool.run(10, [&](uint32_t) { again.fetch_add(1); });
-  CHECK(again.load() == 10);
 }
 
 namespace {

@@ -17,13 +17,14 @@ namespace lockstep {
 
 class ThreadPool final : public Workers {
  public:
-  /// `threads` threads in all: the caller of run() and threads - 1 started here (at least one).
+  /// `threads` threads in all: the caller of run() and threads - 1 more, started by the first
+  /// run() that has work for them (a model that never asks costs no thread).
   explicit ThreadPool(uint32_t threads);
   ~ThreadPool() override;
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
-  uint32_t threads() const override { return static_cast<uint32_t>(threads_.size()) + 1; }
+  uint32_t threads() const override { return wanted_; }
   void run(uint32_t tasks, const std::function<void(uint32_t)>& fn) override;
 
   /// The machine's cores (at least 1): `run`'s default.
@@ -33,7 +34,8 @@ class ThreadPool final : public Workers {
   void work();
   void take_tasks();
 
-  std::vector<std::thread> threads_;
+  uint32_t wanted_ = 1;
+  std::vector<std::thread> threads_;  // the wanted_ - 1 extra threads, once started
   std::mutex mu_;
   std::condition_variable wake_, done_;
   uint64_t generation_ = 0;  // a new batch of tasks
