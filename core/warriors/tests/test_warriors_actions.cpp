@@ -94,18 +94,6 @@ WarriorsModel one_ai(Vec3 p = Vec3{0, 0, 0}, double heading_deg = 0, const std::
   return scene({human_json("a", p, heading_deg, cls)}, seed);
 }
 
-Command move_to(uint32_t who, Vec3 p, int32_t gait, float radius, int32_t delay_ms = 0, int32_t face = -1) {
-  Command c;
-  c.human = who;
-  c.kind = CommandKind::MoveTo;
-  c.point = p;
-  c.gait = gait;
-  c.radius = radius;
-  c.delay_ms = delay_ms;
-  c.face = face;
-  return c;
-}
-
 Command melee(uint32_t who, int32_t target, float near_d, float far_d, int32_t limit_ms = 10000, int32_t delay_ms = 0) {
   Command c;
   c.human = who;
@@ -186,7 +174,7 @@ TEST_CASE("think, Brain_StopMove: every think starts by asking speed 0 along the
   CHECK(h.speed == 0.0f);
 
   // The same while a queued move still counts its start delay.
-  step_with(m, move_to(0, Vec3{2, 30, 0}, 4, 0.5f, 500));
+  step_with(m, move_command(0, Vec3{2, 30, 0}, 4, 0.5f, 500));
   h.brain.move_speed = 7.0f;
   h.brain.move_heading = -1.0f;
   m.step(m.scripted_input());
@@ -203,13 +191,13 @@ TEST_CASE("think, Action_Update: a start delay within one update (33 ms) starts 
   for (int32_t delay : {0, 1, 20, 33}) {
     INFO("delay " << delay);
     WarriorsModel m = one_ai();
-    step_with(m, move_to(0, p, 2, 0.5f, delay));
+    step_with(m, move_command(0, p, 2, 0.5f, delay));
     CHECK(front(m, 0).started == 1);
     CHECK(brain(m, 0).move_speed == Approx(kWalkV).margin(1e-6));
     CHECK(human(m, 0).speed == Approx(kWalkV).margin(1e-6));  // the walk starts at once
   }
   WarriorsModel m = one_ai();
-  step_with(m, move_to(0, p, 2, 0.5f, 34));
+  step_with(m, move_command(0, p, 2, 0.5f, 34));
   CHECK(front(m, 0).started == 0);
   CHECK(front(m, 0).delay_ms == 1);  // 34 - 33 left
   CHECK(brain(m, 0).move_speed == 0.0f);
@@ -221,7 +209,7 @@ TEST_CASE("think, Action_Update: a start delay within one update (33 ms) starts 
 TEST_CASE("think, Action_Update and A1: a 250 ms start delay leaves exactly 7 thinks at speed 0", "[warriors][think]") {
   WarriorsModel m = one_ai();
   const Vec3 p = at_bearing(Vec3{0, 0, 0}, 5, 10);
-  const Command c = move_to(0, p, 2, 0.5f, 250);
+  const Command c = move_command(0, p, 2, 0.5f, 250);
   for (int t = 0; t < 7; ++t) {
     INFO("think " << t);
     if (t == 0) step_with(m, c);
@@ -245,7 +233,7 @@ TEST_CASE("think, Action_Update: the time since the previous think comes off the
     INFO("delay " << delay);
     WarriorsModel m = one_ai();
     run(m, 30);
-    step_with(m, move_to(0, p, 2, 0.5f, delay));
+    step_with(m, move_command(0, p, 2, 0.5f, delay));
     int zero = 0;
     while (front(m, 0).started == 0) {
       CHECK(brain(m, 0).move_speed == 0.0f);
@@ -328,7 +316,7 @@ TEST_CASE("goal MoveToFlag, Nothing keeps a move going: a draw within one update
 
 TEST_CASE("move Start, A10: done within 0.1 m in 3D, the action removed and nothing moving", "[warriors][move]") {
   WarriorsModel m = one_ai(Vec3{0, 0, 0}, 0);
-  step_with(m, move_to(0, Vec3{0.05f, 0.05f, 0}, 4, 0.0f));
+  step_with(m, move_command(0, Vec3{0.05f, 0.05f, 0}, 4, 0.0f));
   CHECK(brain(m, 0).queue_count == 0);
   CHECK(brain(m, 0).move_speed == 0.0f);
   CHECK(human(m, 0).position == (Vec3{0, 0, 0}));
@@ -362,7 +350,7 @@ TEST_CASE("move Start, A9: done when the human is within the radius in plan, hei
   a.radius = 2.9f;
   CHECK(m.move_start(0, a) == 0);
 
-  step_with(m, move_to(0, Vec3{-2, 2, 0}, 2, 3.0f));  // 2.83 m in plan, radius 3
+  step_with(m, move_command(0, Vec3{-2, 2, 0}, 2, 3.0f));  // 2.83 m in plan, radius 3
   CHECK(brain(m, 0).queue_count == 0);
   CHECK(human(m, 0).position == (Vec3{0, 0, 0}));
   CHECK(brain(m, 0).move_speed == 0.0f);
@@ -380,7 +368,7 @@ TEST_CASE("move Start: writes the point to the brain's aim +0x90 and the radius 
   CHECK(brain(m, 0).fail_reason == 0);
   // And through a think (Update step 7 writes them again).
   WarriorsModel k = one_ai(Vec3{0, 0, 0}, 0);
-  step_with(k, move_to(0, Vec3{-1, 12, 0}, 2, 0.4f));
+  step_with(k, move_command(0, Vec3{-1, 12, 0}, 2, 0.4f));
   CHECK(brain(k, 0).aim == (Vec3{-1, 12, 0}));
   CHECK(brain(k, 0).aim_radius == 0.4f);
   CHECK(brain(k, 0).queue_count == 1);
@@ -390,12 +378,12 @@ TEST_CASE("move Start: writes the point to the brain's aim +0x90 and the radius 
 
 TEST_CASE("move Update step 7: the heading +0x110 is the direction to the aim", "[warriors][move]") {
   WarriorsModel m = one_ai(Vec3{1, 2, 0}, 0);
-  step_with(m, move_to(0, Vec3{4, 6, 0}, 2, 0.5f));
+  step_with(m, move_command(0, Vec3{4, 6, 0}, 2, 0.5f));
   CHECK(deg(brain(m, 0).move_heading) == Approx(ref::atan2(3.0, 4.0) * 180.0 / kPi).margin(1e-3));
   CHECK(brain(m, 0).aim == (Vec3{4, 6, 0}));
 
   WarriorsModel k = one_ai(Vec3{0, 0, 0}, 90);
-  step_with(k, move_to(0, Vec3{-3, -3, 0}, 2, 0.5f));
+  step_with(k, move_command(0, Vec3{-3, -3, 0}, 2, 0.5f));
   CHECK(deg(brain(k, 0).move_heading) == Approx(-135.0).margin(1e-3));
 }
 
@@ -405,7 +393,7 @@ TEST_CASE("move Update step 8: stopped and more than 30 degrees off, he turns on
   for (double off : {40.0, 31.0, -31.0, -90.0}) {
     INFO("off " << off);
     WarriorsModel m = one_ai();
-    step_with(m, move_to(0, at_bearing(Vec3{0, 0, 0}, off, 10), 2, 0.5f));
+    step_with(m, move_command(0, at_bearing(Vec3{0, 0, 0}, off, 10), 2, 0.5f));
     CHECK(brain(m, 0).move_speed == 0.0f);
     CHECK(deg(brain(m, 0).move_heading) == Approx(off).margin(1e-3));
     CHECK(human(m, 0).speed == 0.0f);
@@ -417,7 +405,7 @@ TEST_CASE("move Update step 8: stopped and more than 30 degrees off, he turns on
   for (double off : {20.0, 29.0, -20.0, 0.5}) {
     INFO("off " << off);
     WarriorsModel m = one_ai();
-    step_with(m, move_to(0, at_bearing(Vec3{0, 0, 0}, off, 10), 2, 0.5f));
+    step_with(m, move_command(0, at_bearing(Vec3{0, 0, 0}, off, 10), 2, 0.5f));
     CHECK(brain(m, 0).move_speed == Approx(kWalkV).margin(1e-6));  // the corner speed, capped by the walk
     CHECK(human(m, 0).speed == Approx(kWalkV).margin(1e-6));
     CHECK(human(m, 0).action != kActTurnOnSpot);
@@ -426,7 +414,7 @@ TEST_CASE("move Update step 8: stopped and more than 30 degrees off, he turns on
   // "While stopped": already moving, 40 degrees off asks the corner speed (here the walk).
   WarriorsModel m = one_ai();
   human(m, 0).speed = kWalkV;
-  step_with(m, move_to(0, at_bearing(Vec3{0, 0, 0}, 40, 10), 2, 0.5f));
+  step_with(m, move_command(0, at_bearing(Vec3{0, 0, 0}, 40, 10), 2, 0.5f));
   CHECK(brain(m, 0).move_speed == Approx(kWalkV).margin(1e-6));
 }
 
@@ -440,7 +428,7 @@ TEST_CASE("move Update step 8, The corner speed: a run into a tight corner asks 
   // the trial keeps (the floor is open) and the move asks for, below the run's cap.
   WarriorsModel m = one_ai();
   human(m, 0).speed = kRunV;
-  step_with(m, move_to(0, Vec3{3, 0, 0}, 4, 0.5f));
+  step_with(m, move_command(0, Vec3{3, 0, 0}, 4, 0.5f));
   const double r = 1.5;
   const double jog_limit = 2.0 * r * ref::tan(3.0 * kPi / 180.0) * 30.0;
   CHECK(brain(m, 0).move_speed == Approx(jog_limit).margin(1e-3));
@@ -450,7 +438,7 @@ TEST_CASE("move Update step 8, The corner speed: a run into a tight corner asks 
   // A gentle corner (the point 5 degrees off, 10 m) allows more than the run: the run's own speed.
   WarriorsModel k = one_ai();
   human(k, 0).speed = kRunV;
-  step_with(k, move_to(0, at_bearing(Vec3{0, 0, 0}, 5, 10), 4, 0.5f));
+  step_with(k, move_command(0, at_bearing(Vec3{0, 0, 0}, 5, 10), 4, 0.5f));
   CHECK(brain(k, 0).move_speed == Approx(kRunV).margin(1e-6));
 }
 
@@ -459,7 +447,7 @@ TEST_CASE("move Update step 8, The corner speed: a run into a tight corner asks 
 TEST_CASE("The corner speed: recomputed when the counter +0x4c runs past 0, every 11 updates on a straight run",
           "[warriors][move]") {
   WarriorsModel m = one_ai();
-  step_with(m, move_to(0, at_bearing(Vec3{0, 0, 0}, 0.6, 200), 4, 0.5f));
+  step_with(m, move_command(0, at_bearing(Vec3{0, 0, 0}, 0.6, 200), 4, 0.5f));
   std::vector<int> at;
   uint64_t last = m.counters().corner_recomputes;
   CHECK(last == 1);  // the first update: the counter starts at 0 and runs past it
@@ -479,7 +467,7 @@ TEST_CASE("The corner speed: recomputed when the counter +0x4c runs past 0, ever
 TEST_CASE("The corner speed: recomputed at once when the aim moved more than 0.07 m (0.005 squared) from the saved aim",
           "[warriors][move]") {
   WarriorsModel m = one_ai();
-  step_with(m, move_to(0, at_bearing(Vec3{0, 0, 0}, 0.6, 200), 4, 0.5f));
+  step_with(m, move_command(0, at_bearing(Vec3{0, 0, 0}, 0.6, 200), 4, 0.5f));
   std::vector<int> at = {0};
   uint64_t last = m.counters().corner_recomputes;
   for (int t = 1; t < 21; ++t) {
@@ -497,7 +485,7 @@ TEST_CASE("The corner speed: recomputed at once when the aim moved more than 0.0
   for (float dz : {0.069f, 0.072f}) {
     INFO("moved " << dz);
     WarriorsModel k = one_ai();
-    step_with(k, move_to(0, at_bearing(Vec3{0, 0, 0}, 0.6, 200), 4, 0.5f));
+    step_with(k, move_command(0, at_bearing(Vec3{0, 0, 0}, 0.6, 200), 4, 0.5f));
     run(k, 3);
     const uint64_t before = k.counters().corner_recomputes;
     front(k, 0).point.z += dz;
@@ -514,7 +502,7 @@ TEST_CASE("move Update step 5: a destination on a floor above or below ends the 
   for (Vec3 p : {Vec3{0.3f, 0, 2}, Vec3{0.3f, 0, -2}, Vec3{0, -0.5f, 3}, Vec3{static_cast<float>(2 * t19), 0, 2}}) {
     INFO("point " << p.x << " " << p.y << " " << p.z);
     WarriorsModel m = one_ai();
-    step_with(m, move_to(0, p, 2, 0.1f));
+    step_with(m, move_command(0, p, 2, 0.1f));
     CHECK(brain(m, 0).queue_count == 0);
     CHECK(m.counters().move_done_floor == 1);
     CHECK(brain(m, 0).fail_reason == 0);
@@ -541,7 +529,7 @@ TEST_CASE("move Update step 5: no floor end when airborne, 25 degrees off vertic
     INFO(c.what);
     WarriorsModel m = one_ai();
     human(m, 0).airborne = c.airborne ? 1 : 0;
-    step_with(m, move_to(0, c.p, 2, 0.1f));
+    step_with(m, move_command(0, c.p, 2, 0.1f));
     CHECK(brain(m, 0).queue_count == 1);
     CHECK(m.counters().move_done_floor == 0);
   }
@@ -555,7 +543,7 @@ TEST_CASE("move Update step 9: 61 updates asking speed with less than 0.2 m cove
   WarriorsModel m = one_ai(Vec3{0, 0, 0}, 0, "slow9");
   const Vec3 p = at_bearing(Vec3{0, 0, 0}, 0.6, 50);
   for (int t = 0; t < 60; ++t) {
-    if (t == 0) step_with(m, move_to(0, p, 2, 0.5f));
+    if (t == 0) step_with(m, move_command(0, p, 2, 0.5f));
     else m.step(m.scripted_input());
     REQUIRE(brain(m, 0).queue_count == 1);
     CHECK(brain(m, 0).move_speed > 0.0f);
@@ -573,7 +561,7 @@ TEST_CASE("move Update step 9: 61 updates asking speed with less than 0.2 m cove
 TEST_CASE("move Update step 9: covering 0.2 m or more restarts the count without failing", "[warriors][move]") {
   // Walk 0.11 m/s: each 61-update window covers at least 0.22 m.
   WarriorsModel m = one_ai(Vec3{0, 0, 0}, 0, "slow11");
-  step_with(m, move_to(0, at_bearing(Vec3{0, 0, 0}, 0.6, 50), 2, 0.5f));
+  step_with(m, move_command(0, at_bearing(Vec3{0, 0, 0}, 0.6, 50), 2, 0.5f));
   run(m, 59);  // 60 updates
   const Vec3 at61 = human(m, 0).position;
   CHECK(plan_dist(at61, Vec3{0, 0, 0}) == Approx(0.22).margin(1e-4));
@@ -594,7 +582,7 @@ TEST_CASE("move Update step 9: held in place he fails on the 61st update, and th
     WarriorsModel m = one_ai();
     for (int t = 0; t < 61; ++t) {
       human(m, 0).position = Vec3{0, 0, 0};
-      if (t == 0) step_with(m, move_to(0, p, 2, 0.5f));
+      if (t == 0) step_with(m, move_command(0, p, 2, 0.5f));
       else m.step(m.scripted_input());
       if (t < 60) REQUIRE(brain(m, 0).queue_count == 1);
     }
@@ -605,7 +593,7 @@ TEST_CASE("move Update step 9: held in place he fails on the 61st update, and th
     WarriorsModel m = one_ai();
     for (int t = 0; t < 130; ++t) {
       human(m, 0).position = Vec3{0, 0, 0.005f * static_cast<float>(t)};
-      if (t == 0) step_with(m, move_to(0, p, 2, 0.5f));
+      if (t == 0) step_with(m, move_command(0, p, 2, 0.5f));
       else m.step(m.scripted_input());
       REQUIRE(brain(m, 0).queue_count == 1);
     }
@@ -615,7 +603,7 @@ TEST_CASE("move Update step 9: held in place he fails on the 61st update, and th
 
 TEST_CASE("move Update step 9: an update asking speed 0 resets the stuck count", "[warriors][move]") {
   WarriorsModel m = one_ai(Vec3{0, 0, 0}, 0, "slow9");
-  step_with(m, move_to(0, at_bearing(Vec3{0, 0, 0}, 0.6, 50), 2, 0.5f));
+  step_with(m, move_command(0, at_bearing(Vec3{0, 0, 0}, 0.6, 50), 2, 0.5f));
   run(m, 29);  // 30 updates asking speed
   REQUIRE(brain(m, 0).queue_count == 1);
   // Stopped and turned 90 degrees away: the next update asks speed 0 (step 8) and he turns on the spot.
@@ -641,7 +629,7 @@ TEST_CASE("move Update step 1, A9: the move ends within its radius, the arrival 
           "[warriors][move]") {
   WarriorsModel m = one_ai();
   const Vec3 p = Vec3{0.3f, 6, 0};
-  step_with(m, move_to(0, p, 2, 0.5f));
+  step_with(m, move_command(0, p, 2, 0.5f));
   double d_before = 0;
   for (int t = 1; t < 200 && brain(m, 0).queue_count == 1; ++t) {
     d_before = plan_dist(human(m, 0).position, p);  // where this update's think finds him
@@ -656,7 +644,7 @@ TEST_CASE("move Update step 1, A9: the move ends within its radius, the arrival 
   CHECK(brain(m, 0).move_speed == 0.0f);  // the ending think asks for nothing
   CHECK(brain(m, 0).fail_reason == 0);
 
-  step_with(m, move_to(0, Vec3{0.6f, 20, 0}, 2, 0.5f));
+  step_with(m, move_command(0, Vec3{0.6f, 20, 0}, 2, 0.5f));
   CHECK(brain(m, 0).arrived == 0);
   CHECK(brain(m, 0).queue_count == 1);  // not ended at once by a stale flag
   CHECK(brain(m, 0).move_speed > 0.0f);
@@ -665,7 +653,7 @@ TEST_CASE("move Update step 1, A9: the move ends within its radius, the arrival 
 TEST_CASE("Nothing keeps a move going: after the move ends each think asks speed 0 and the control slows at -32 m/s2",
           "[warriors][move]") {
   WarriorsModel m = one_ai();
-  step_with(m, move_to(0, at_bearing(Vec3{0, 0, 0}, 0.6, 30), 4, 1.0f));
+  step_with(m, move_command(0, at_bearing(Vec3{0, 0, 0}, 0.6, 30), 4, 1.0f));
   float v = human(m, 0).speed;
   for (int t = 0; t < 300 && brain(m, 0).queue_count == 1; ++t) {
     v = human(m, 0).speed;
@@ -695,7 +683,7 @@ TEST_CASE("Nothing keeps a move going: a move replaced by GoalMoveToFlag's Resum
   REQUIRE(seed != 0);
   const int32_t d = first_flag_delay(seed);
   WarriorsModel m = scene({human_json("a", Vec3{0, 0, 0}, 0), human_json("b", Vec3{5, 5, 0}, 0)}, seed);
-  step_with(m, move_to(0, at_bearing(Vec3{0, 0, 0}, 0.6, 50), 2, 0.5f));
+  step_with(m, move_command(0, at_bearing(Vec3{0, 0, 0}, 0.6, 50), 2, 0.5f));
   run(m, 19);
   REQUIRE(human(m, 0).speed == Approx(kWalkV).margin(1e-6));
   brain(m, 0).target = 1;
@@ -729,7 +717,7 @@ TEST_CASE("move Update steps 7 and 8, A12: with an object to face, heading to hi
           "[warriors][move]") {
   WarriorsModel m = scene({human_json("a", Vec3{0, 0, 0}, 0), human_json("b", Vec3{5, 0, 0}, 0)});
   const Vec3 p = Vec3{0.3f, 10, 0};
-  step_with(m, move_to(0, p, 2, 0.5f, 0, 1));
+  step_with(m, move_command(0, p, 2, 0.5f, 0, 1));
   // The faced human is 90 degrees off: no turn on the spot, the speed is the gait's.
   CHECK(deg(brain(m, 0).move_heading) == Approx(90.0).margin(1e-3));
   CHECK(brain(m, 0).move_speed == Approx(kWalkV).margin(1e-6));
@@ -1244,7 +1232,7 @@ TEST_CASE("runtime case, A26: a turn on the spot, the run start at 2.0 m/s, 7.80
 TEST_CASE("turn on the spot, A4 and supplement: a move_to 164 degrees off turns 12 degrees per update, 14 updates",
           "[warriors][move]") {
   WarriorsModel m = one_ai();
-  step_with(m, move_to(0, at_bearing(Vec3{0, 0, 0}, 164, 10), 2, 0.5f));
+  step_with(m, move_command(0, at_bearing(Vec3{0, 0, 0}, 164, 10), 2, 0.5f));
   Human& h = human(m, 0);
   for (int u = 1; u <= 14; ++u) {
     if (u > 1) m.step(m.scripted_input());
@@ -1269,7 +1257,7 @@ TEST_CASE("The corner speed: the counter +0x4c counts down on every update, a si
           "[warriors][move]") {
   // "recomputed when the counter +0x4c, which counts down each update, runs past 0".
   WarriorsModel m = scene({human_json("a", Vec3{0, 0, 0}, 0), human_json("b", Vec3{5, 5, 0}, 0)});
-  step_with(m, move_to(0, Vec3{0.5f, 30, 0}, 2, 0.5f, 0, 1));  // facing human 1: no corner speed is taken
+  step_with(m, move_command(0, Vec3{0.5f, 30, 0}, 2, 0.5f, 0, 1));  // facing human 1: no corner speed is taken
   Action& a = brain(m, 0).queue[0];
   const int32_t c0 = a.corner_count;
   m.step(m.scripted_input());
@@ -1283,7 +1271,7 @@ TEST_CASE("move Start: a new move starts with +0x284 at 0, so a later failure is
           "[warriors][move]") {
   WarriorsModel m = one_ai();
   brain(m, 0).fail_reason = kFailStuck;  // left by an earlier move
-  step_with(m, move_to(0, Vec3{0.5f, 10, 0}, 2, 0.5f));
+  step_with(m, move_command(0, Vec3{0.5f, 10, 0}, 2, 0.5f));
   CHECK(brain(m, 0).fail_reason == kFailNone);
 }
 
@@ -1293,11 +1281,11 @@ TEST_CASE("move Update step 8: standing is Human_GaitForSpeed's gait 0, so below
   // "Human_GaitForSpeed ... The move action and the steering use it to tell standing from moving."
   WarriorsModel m = one_ai();
   human(m, 0).speed = 1.5f;  // below the walk's 1.629: gait 0
-  step_with(m, move_to(0, at_bearing(Vec3{0, 0, 0}, 40.0, 10.0), 2, 0.5f));
+  step_with(m, move_command(0, at_bearing(Vec3{0, 0, 0}, 40.0, 10.0), 2, 0.5f));
   CHECK(brain(m, 0).move_speed == 0.0f);
   WarriorsModel k = one_ai();
   human(k, 0).speed = kWalkV;  // the walk: moving, so the corner speed (capped by the walk)
-  step_with(k, move_to(0, at_bearing(Vec3{0, 0, 0}, 40.0, 10.0), 2, 0.5f));
+  step_with(k, move_command(0, at_bearing(Vec3{0, 0, 0}, 40.0, 10.0), 2, 0.5f));
   CHECK(brain(k, 0).move_speed == kWalkV);
 }
 
@@ -1349,10 +1337,10 @@ TEST_CASE("Inputs with non-finite or impossible values are refused before anythi
     in.commands.push_back(c);
     CHECK_THROWS_WITH(m.step(in), Catch::Contains(where));
   };
-  Command nan_point = move_to(0, Vec3{std::nanf(""), 0, 0}, 2, 0.5f);
+  Command nan_point = move_command(0, Vec3{std::nanf(""), 0, 0}, 2, 0.5f);
   refused(nan_point, "commands[0].point");
-  refused(move_to(0, Vec3{1, 1, 0}, 2, -1.0f), "commands[0].radius");
-  refused(move_to(0, Vec3{1, 1, 0}, 2, 0.5f, -5), "commands[0].delay_ms");
+  refused(move_command(0, Vec3{1, 1, 0}, 2, -1.0f), "commands[0].radius");
+  refused(move_command(0, Vec3{1, 1, 0}, 2, 0.5f, -5), "commands[0].delay_ms");
   refused(melee(0, 0, 1.0f, 2.0f), "commands[0].target");  // himself
   refused(melee(0, 1, 3.0f, 2.0f), "commands[0].near");    // near > far
   CHECK(hash_state(m.state()) == before);

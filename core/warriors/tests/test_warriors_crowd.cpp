@@ -73,19 +73,9 @@ Json cw_wall_level(bool cover = false) {
   return l;
 }
 
-Command cw_move(uint32_t who, Vec3 p, int32_t gait = 2, float radius = 0.5f) {
-  Command c;
-  c.human = who;
-  c.kind = CommandKind::MoveTo;
-  c.point = p;
-  c.gait = gait;
-  c.radius = radius;
-  return c;
-}
-
 /// Give slot `s` a started move to `p` (Start run, so the steering state is reset as a move's Start does).
 void cw_start_move(WarriorsModel& m, int32_t s, Vec3 p, int32_t gait = 2) {
-  m.apply_command(cw_move(static_cast<uint32_t>(s), p, gait));
+  m.apply_command(move_command(static_cast<uint32_t>(s), p, gait));
   Brain& b = human(m, s).brain;
   REQUIRE(b.queue_count == 1);
   b.queue[0].started = 1;
@@ -295,7 +285,7 @@ TEST_CASE("Speed control step 7, A4 (issue 18): a move that drops to a gait-0 sp
   // update, before his speed would have reached 0 by braking (1.5 - 1.067 = 0.43 left).
   WarriorsModel m = cw_scene({cw_human("a", 0, 0, 0)});
   human(m, 0).speed = 1.5f;
-  step_with(m, cw_move(0, Vec3{10, 0, 0}, 2, 0.5f));
+  step_with(m, move_command(0, Vec3{10, 0, 0}, 2, 0.5f));
   const Human& h = human(m, 0);
   CHECK(h.brain.move_speed == 0.0f);
   CHECK(h.action == kActTurnOnSpot);
@@ -596,7 +586,7 @@ TEST_CASE("Steering, speed overrides: from the next update for n updates; the co
           "call",
           "[warriors][steer]") {
   WarriorsModel m = cw_scene({cw_human("me", 0, 0, 0)});
-  step_with(m, cw_move(0, Vec3{0, 30, 0}, 4, 0.5f));  // a run
+  step_with(m, move_command(0, Vec3{0, 30, 0}, 4, 0.5f));  // a run
   for (int i = 0; i < 40; ++i) m.step(m.scripted_input());
   Brain& b = human(m, 0).brain;
   WarriorsModel::steering_set_speed(b, 1.0f, 3);
@@ -618,7 +608,7 @@ TEST_CASE("Steering, speed overrides: from the next update for n updates; the co
 
 TEST_CASE("Steering, the return value: on 1 the move action aims at the detour with a 0.3 m radius", "[warriors][steer]") {
   WarriorsModel m = cw_scene({cw_human("me", 0, 0, 0), cw_human("him", 0.3, 2.0)});
-  step_with(m, cw_move(0, Vec3{0, 20, 0}, 2, 0.5f));
+  step_with(m, move_command(0, Vec3{0, 20, 0}, 2, 0.5f));
   bool seen = false;
   for (int i = 0; i < 30 && !seen; ++i) {
     m.step(m.scripted_input());

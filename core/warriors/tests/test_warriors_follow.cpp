@@ -138,16 +138,6 @@ Json door_level(int kind = kLinkDoor, bool avoid = true, int door = kDoorNumber)
 
 // ---------------------------------------------------------------- helpers
 
-Command move_to(uint32_t who, Vec3 p, int32_t gait, float radius) {
-  Command c;
-  c.human = who;
-  c.kind = CommandKind::MoveTo;
-  c.point = p;
-  c.gait = gait;
-  c.radius = radius;
-  return c;
-}
-
 Command door_cmd(int32_t number, bool open) {
   Command c;
   c.kind = CommandKind::Door;
@@ -259,7 +249,7 @@ TEST_CASE("Path planning step 1, no polygon for the human - +0x284 = 1 and the m
   CHECK(brain(m, 0).route.route == -1);
 
   WarriorsModel s = scene(wall_level(), {human_j("a", 50, 50)});
-  step_with(s, move_to(0, Vec3{10, 17, 0}, kWalk, 0.5f));
+  step_with(s, move_command(0, Vec3{10, 17, 0}, kWalk, 0.5f));
   CHECK(brain(s, 0).queue_count == 0);  // Start returned done (2)
   CHECK(brain(s, 0).fail_reason == kFailNoRoute);
   CHECK(routes_in_use(s) == 0);
@@ -282,7 +272,7 @@ TEST_CASE("Path planning step 2, a clear straight line makes no route and the hu
   CHECK(routes_in_use(m) == 0);
 
   WarriorsModel s = scene(wall_level(), {human_j("a", 10, 2)});
-  step_with(s, move_to(0, dest, kWalk, 0.5f));
+  step_with(s, move_command(0, dest, kWalk, 0.5f));
   const Brain& b = brain(s, 0);
   REQUIRE(b.queue_count == 1);
   CHECK(b.route.route == -1);
@@ -305,7 +295,7 @@ TEST_CASE("Path planning step 2, a destination in a hole has no fallback - +0x28
   CHECK(routes_in_use(m) == 0);
 
   WarriorsModel s = scene(wall_level(), {human_j("a", 10, 2)});
-  step_with(s, move_to(0, dest, kWalk, 0.5f));
+  step_with(s, move_command(0, dest, kWalk, 0.5f));
   CHECK(brain(s, 0).queue_count == 0);
   CHECK(brain(s, 0).fail_reason == kFailNoRoute);
   CHECK(routes_in_use(s) == 0);
@@ -617,7 +607,7 @@ TEST_CASE("Following a route, in the move action the human goes straight to the 
   // index there; his arrival sets +0x11d and the next update moves the route on past its end.
   const Vec3 dest{10, 17, 0};
   WarriorsModel m = scene(wall_level(), {human_j("a", 10, 7.5)});
-  step_with(m, move_to(0, dest, kWalk, 0.5f));
+  step_with(m, move_command(0, dest, kWalk, 0.5f));
   settle(m, 0);
   REQUIRE(brain(m, 0).route.route == static_cast<int32_t>(kPoolTop));
   Brain& b = brain(m, 0);
@@ -642,7 +632,7 @@ TEST_CASE("Following a route, in the move action the human goes straight to the 
 TEST_CASE("How a climb ends, Brain_CheckMoveArrival sets +0x11d at the waypoint and the next update clears it and moves on",
           "[warriors][follow]") {
   WarriorsModel m = scene(wall_level(), {human_j("a", 10, 7.5)});
-  step_with(m, move_to(0, Vec3{10, 17, 0}, kWalk, 0.5f));
+  step_with(m, move_command(0, Vec3{10, 17, 0}, kWalk, 0.5f));
   settle(m, 0);  // he turns on the spot toward the waypoint first
   Brain& b = brain(m, 0);
   REQUIRE(b.route.route == static_cast<int32_t>(kPoolTop));
@@ -692,7 +682,7 @@ TEST_CASE("How a climb ends, walking the wall room the route only moves on and t
           "[warriors][follow]") {
   const Vec3 dest{10, 17, 0};
   WarriorsModel m = scene(wall_level(), {human_j("a", 10, 7.5)});
-  step_with(m, move_to(0, dest, kWalk, 0.5f));
+  step_with(m, move_command(0, dest, kWalk, 0.5f));
   Brain& b = brain(m, 0);
   REQUIRE(b.route.route >= 0);
   int last_index = 0;
@@ -938,7 +928,7 @@ TEST_CASE("Following a route step 6 and Link kinds, a closed door (0x10 with the
   // W1 at y 9 (x 7.6) and the trailing cut (4, 17) -> (10, 8) at y 12 (x 7.33): the route is 0, 1.
   const Vec3 dest{4, 17, 0};
   WarriorsModel m = scene(door_level(), {human_j("a", 4, 3)});
-  step_with(m, move_to(0, dest, kWalk, 0.5f));
+  step_with(m, move_command(0, dest, kWalk, 0.5f));
   Brain& b = brain(m, 0);
   REQUIRE(b.route.route == static_cast<int32_t>(kPoolTop));
   CHECK(route_nodes(m, kPoolTop) == std::vector<int>{0, 1});
@@ -974,7 +964,7 @@ TEST_CASE("Following a route step 6 and Link kinds, after open_door the door's h
     if (how == 1) step_with(m, door_cmd(kDoorNumber, true));
     if (how == 2) m.step(m.scripted_input());
     CHECK(m.state().nav.polygon_flags[hole_flat] == (7 | kPolyIgnored));
-    step_with(m, move_to(0, dest, kWalk, 0.5f));
+    step_with(m, move_command(0, dest, kWalk, 0.5f));
     Brain& b = brain(m, 0);
     REQUIRE(b.route.route >= 0);  // W1 still blocks the straight line
     CHECK(route_nodes(m, b.route.route) == std::vector<int>{0, 1});
@@ -999,7 +989,7 @@ TEST_CASE("Following a route step 6 and Link kinds, a kind 2 link with the avoid
           "[warriors][follow]") {
   const Vec3 dest{4, 17, 0};
   WarriorsModel m = scene(door_level(kLinkJoint, true, 0), {human_j("a", 4, 3)});
-  step_with(m, move_to(0, dest, kWalk, 0.5f));
+  step_with(m, move_command(0, dest, kWalk, 0.5f));
   Brain& b = brain(m, 0);
   REQUIRE(b.route.route >= 0);
   CHECK(m.leg_flags(b.route.route, 1) == kLinkJoint);
@@ -1059,7 +1049,7 @@ DropRun drop_run(int slot) {
   humans.push_back(human_j("a", 10, 7.5));
   const Vec3 dest{10, 17, 0};
   WarriorsModel m = scene(wall_level(), humans);
-  step_with(m, move_to(static_cast<uint32_t>(slot), dest, kWalk, 0.5f));
+  step_with(m, move_command(static_cast<uint32_t>(slot), dest, kWalk, 0.5f));
   Brain& b = brain(m, slot);
   REQUIRE(b.route.route >= 0);
   DropRun out;
@@ -1112,7 +1102,7 @@ TEST_CASE("The move action step 3, with a route the move is done within its radi
           "[warriors][follow]") {
   const Vec3 dest{10, 17, 0};
   WarriorsModel m = scene(wall_level(), {human_j("a", 10, 7.5)});
-  step_with(m, move_to(0, dest, kWalk, 0.5f));
+  step_with(m, move_command(0, dest, kWalk, 0.5f));
   Brain& b = brain(m, 0);
   REQUIRE(b.route.route == static_cast<int32_t>(kPoolTop));
   run(m, 5);
@@ -1131,7 +1121,7 @@ TEST_CASE("The move action step 5, the 31-update re-check tests the current wayp
   // sight, while the destination (10, 17) stays behind the wall: three re-checks pass.
   const Vec3 dest{10, 17, 0};
   WarriorsModel m = scene(wall_level(), {human_j("a", 10, 7.5)});
-  step_with(m, move_to(0, dest, kWalk, 0.5f));
+  step_with(m, move_command(0, dest, kWalk, 0.5f));
   Brain& b = brain(m, 0);
   // Busy updates (his first turn on the spot) are not counted by the action.
   for (int t = 0; t < 300 && b.queue[0].updates < 93; ++t) {
@@ -1152,7 +1142,7 @@ TEST_CASE("The move action step 5, a waypoint that goes out of sight ends the mo
   const Vec3 dest{4, 17, 0};
   WarriorsModel m = scene(door_level(), {human_j("a", 4, 3)});
   m.set_door_open(kDoorNumber, true);
-  step_with(m, move_to(0, dest, kWalk, 0.5f));
+  step_with(m, move_command(0, dest, kWalk, 0.5f));
   Brain& b = brain(m, 0);
   REQUIRE(b.route.route >= 0);
   int t = 0;
@@ -1374,7 +1364,7 @@ TEST_CASE("Supplement Arrival, the distance less one update's travel (speed / 30
   // Brain_CheckMoveArrival with the supplement's rule: d = the 3D distance, or the plan distance when the 3D one is
   // <= 1 m; +0x11d is set when d - speed / 30 <= the radius +0x118. The wall room's waypoint 0 is (2, 3, 0), r 0.25.
   WarriorsModel m = scene(wall_level(), {human_j("a", 10, 7.5)});
-  step_with(m, move_to(0, Vec3{10, 17, 0}, kWalk, 0.5f));
+  step_with(m, move_command(0, Vec3{10, 17, 0}, kWalk, 0.5f));
   settle(m, 0);
   Brain& b = brain(m, 0);
   REQUIRE(b.aim == (Vec3{2, 3, 0}));
@@ -1540,7 +1530,7 @@ TEST_CASE("Giving way, Route_IsJumpLegClear and Route_IsClimbLegClear push a sta
       WarriorsModel m = scene(leg_level(kind), {human_j("a", 5, 5), human_j("b", at.x, at.y, at.z)});
       install_route(m, 0, {0, 1});
       if (moving) {
-        m.apply_command(move_to(1, Vec3{15, 15, 0}, 2, 0.5f));
+        m.apply_command(move_command(1, Vec3{15, 15, 0}, 2, 0.5f));
         brain(m, 1).move_speed = 1.629f;
       }
       CHECK(m.route_follow(0) == 0);
@@ -1612,7 +1602,7 @@ TEST_CASE("Link kinds, the charge (0x40 with the avoid bit) runs at the door and
   // given by a breakable door, and opening sets flag 8 on its hole (N13). The door room with the door link a charge.
   const Vec3 dest{4, 17, 0};
   WarriorsModel m = scene(door_level(kLinkCharge, true), {human_j("a", 4, 3)});
-  step_with(m, move_to(0, dest, kWalk, 0.5f));
+  step_with(m, move_command(0, dest, kWalk, 0.5f));
   Brain& b = brain(m, 0);
   REQUIRE(b.route.route == static_cast<int32_t>(kPoolTop));
   REQUIRE(route_nodes(m, kPoolTop) == std::vector<int>{0, 1});
@@ -1677,7 +1667,7 @@ TEST_CASE("Path planning step 6, N23 - with all 32 routes in use the request fai
   // The wall room: (10, 7.5) to (10, 17) needs a route (the wall is in the way). Every pool slot taken: none built.
   WarriorsModel m = scene(wall_level(), {human_j("a", 10, 7.5)});
   for (auto& r : m.mutable_state().nav.routes) r.in_use = 1;
-  step_with(m, move_to(0, Vec3{10, 17, 0}, kWalk, 0.5f));
+  step_with(m, move_command(0, Vec3{10, 17, 0}, kWalk, 0.5f));
   for (int k = 0; k < 5 && brain(m, 0).queue_count > 0; ++k) m.step(m.scripted_input());
   CHECK(brain(m, 0).queue_count == 0);
   CHECK(brain(m, 0).route.route == -1);

@@ -36,6 +36,20 @@ inline void step_with(WarriorsModel& m, const Command& c) {
   m.step(in);
 }
 
+/// A MoveTo command for human `who` to `p` (the script's move: gait, arrival radius, start delay, face).
+inline Command move_command(uint32_t who, Vec3 p, int32_t gait = 2, float radius = 0.5f, int32_t delay_ms = 0,
+                            int32_t face = -1) {
+  Command c;
+  c.human = who;
+  c.kind = CommandKind::MoveTo;
+  c.point = p;
+  c.gait = gait;
+  c.radius = radius;
+  c.delay_ms = delay_ms;
+  c.face = face;
+  return c;
+}
+
 inline Human& human(WarriorsModel& m, int slot) { return m.mutable_state().humans[static_cast<std::size_t>(slot)]; }
 
 }  // namespace wtest
