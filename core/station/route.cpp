@@ -384,8 +384,12 @@ void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
   V2 corner = route_corner(w);
   check_crowd_ahead(w, corner);
   recheck_leg(w, corner);
-  const V2 drive = lane_drive(w, corner);
-  state_.walkers[w].drive = drive;
+  // The drive point the walker steers for; progress (and the recovery) is
+  // measured to the lane's point on the leg, which the band's aim does not move.
+  const Route& rt = state_.routes[w];
+  const bool coming = state_.walkers[w].origin >= 0 && oncoming_ahead(w, unit(rt.waypoints[rt.next] - rt.leg_start));
+  const V2 drive = lane_drive(w, corner, coming);
+  state_.walkers[w].drive = band_aim(w, drive, coming);
   Walker& wk = state_.walkers[w];
   // The muted obstacle of a recovery runs out.
   if (wk.ignore_blocker >= 0) {
@@ -477,7 +481,7 @@ void StationModel::recheck_leg(uint32_t w, V2& corner) {
   }
 }
 
-V2 StationModel::lane_drive(uint32_t w, V2 corner) const {
+V2 StationModel::lane_drive(uint32_t w, V2 corner, bool coming) const {
   const Walker& wk = state_.walkers[w];
   const Route& rt = state_.routes[w];
   // Lanes: aim at the corner shifted by the walker's share of this leg's slack;
@@ -490,7 +494,7 @@ V2 StationModel::lane_drive(uint32_t w, V2 corner) const {
   V2 drive = corner;
   const V2 u = unit(rt.waypoints[rt.next] - rt.leg_start);
   float share = wk.lane_share;
-  if (wk.origin >= 0 && oncoming_ahead(w, u)) share = keep_right_ ? 0.5f * (share - 1.0f) : 0.5f * (share + 1.0f);
+  if (coming) share = keep_right_ ? 0.5f * (share - 1.0f) : 0.5f * (share + 1.0f);
   if (share != 0.0f) {
     const float slack = share > 0.0f ? wk.slack_left : wk.slack_right;
     float shift = share * slack;
@@ -501,6 +505,58 @@ V2 StationModel::lane_drive(uint32_t w, V2 corner) const {
     drive = corner + left_of(u) * shift;
   }
   return drive;
+}
+
+float StationModel::ray_room(uint32_t floor, V2 p, V2 n, float reach) const {
+  const FloorGeom& fl = floors_[floor];
+  const CellGrid& gr = fl.wall_grid;
+  const V2 q = p + n * reach;
+  float best = reach;
+  gr.each(gr.box(std::min(p.x, q.x), std::min(p.y, q.y), std::max(p.x, q.x), std::max(p.y, q.y)), [&](uint32_t k) {
+    const Wall& wl = fl.walls[k];
+    // p + t n meets a + s (b - a), 0 <= s <= 1, t >= 0.
+    const V2 ab = wl.b - wl.a;
+    const float den = cross(n, ab);
+    if (den == 0.0f) return true;  // parallel: the wall's ends are met by the walls joining them
+    const V2 ap = wl.a - p;
+    const float t = cross(ap, ab) / den;
+    const float s = cross(ap, n) / den;
+    if (t >= 0.0f && s >= 0.0f && s <= 1.0f && t < best) best = t;
+    return true;
+  });
+  return best;
+}
+
+V2 StationModel::band_aim(uint32_t w, V2 drive, bool coming) const {
+  // S29 (docs/station-forces.md, "The keep-side band"): seed 002's stair rule
+  // on open floor. A spawned walker with someone coming the other way (S25)
+  // in a passage (a wall within kBandReach on each side, across its leg) aims
+  // at its keep-side band: from the wall on its keep side (less its body) to
+  // kBandPastDivide short of the passage's middle, at the point across it its
+  // lane share gives (-1 at the wall for keep right), kBandAhead along the leg,
+  // the sideways offset capped at kBandMaxOffset. Not within kBandAhead + 1 m
+  // of the corner, nor on a goal leg's last kLaneCloseM, where lanes close.
+  const Walker& wk = state_.walkers[w];
+  const Route& rt = state_.routes[w];
+  if (!coming) return drive;
+  const V2 u = unit(rt.waypoints[rt.next] - rt.leg_start);
+  if (u == V2{}) return drive;
+  const float along = dot(drive - wk.pos, u);
+  if (along <= kBandAhead + 1.0f || (on_goal_leg(w) && along <= kLaneCloseM)) return drive;
+  const V2 nl = left_of(u);
+  const float left = ray_room(wk.floor, wk.pos, nl, kBandReach);
+  const float right = ray_room(wk.floor, wk.pos, nl * -1.0f, kBandReach);
+  if (!(left < kBandReach) || !(right < kBandReach)) return drive;  // open on a side: a hall, not a passage
+  // Offsets across the leg from the walker, left positive: the passage spans
+  // -right .. left; its middle is (left - right) / 2.
+  const float mid = 0.5f * (left - right);
+  const float lo = keep_right_ ? -right + wk.radius : mid + kBandPastDivide;
+  const float hi = keep_right_ ? mid - kBandPastDivide : left - wk.radius;
+  if (!(hi > lo)) return drive;  // too narrow for a band
+  // Across the band as across the path: share -1 at its right edge, 1 at its left.
+  float t = lo + 0.5f * (wk.lane_share + 1.0f) * (hi - lo);
+  t = t > kBandMaxOffset ? kBandMaxOffset : (t < -kBandMaxOffset ? -kBandMaxOffset : t);
+  return wk.pos + u * kBandAhead + nl * t;
 }
 
 void StationModel::recover_if_stuck(uint32_t w, V2 drive, std::vector<uint8_t>& kick) {

@@ -64,6 +64,11 @@ inline constexpr float kHeadwayCap = 3.0f;        ///< m: the headway looked for
 inline constexpr float kOncomingRange = 20.0f;     ///< m ahead a walker looks for someone coming the other way (S25)
 inline constexpr float kOncomingHalf = 3.0f;       ///< m to either side of its line
 inline constexpr float kOncomingPassReach = 8.0f;  ///< m past the one overtaken an oncoming walker closes the passing line (S25)
+// S29: in a passage with someone coming, the seed's stair lane band (docs/station-forces.md, "The keep-side band").
+inline constexpr float kBandReach = 4.0f;          ///< m looked across to each side: a passage has walls on both sides within it
+inline constexpr float kBandPastDivide = 0.2f;     ///< m: the band starts this far past the divide on the walker's side
+inline constexpr float kBandAhead = 1.0f;          ///< m along the leg to the point aimed at
+inline constexpr float kBandMaxOffset = 1.0f;      ///< m: its sideways offset at most (a turn of at most 45 degrees)
 inline constexpr float kSlideGap = 0.1f;          ///< m: a wall this near along my direction turns it along the wall (docs/station-forces.md)
 inline constexpr float kHeldFraction = 0.5f;      ///< S20: held by the one ahead below this share of v0 ...
 inline constexpr float kHeldStuckRate = 0.25f;    ///< ... the stuck timer then runs at a quarter of the rate
@@ -583,7 +588,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 5;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s (issue 14)
+  static constexpr uint32_t kVersion = 6;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
   /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
   static constexpr std::array<std::string_view, 8> kPhases{"inputs", "spawn",  "neighbours", "plan",
@@ -672,7 +677,14 @@ class StationModel {
   void pass_waypoint(uint32_t w);
   void check_crowd_ahead(uint32_t w, V2& corner);
   void recheck_leg(uint32_t w, V2& corner);
-  V2 lane_drive(uint32_t w, V2 corner) const;
+  /// `coming`: S25's someone coming the other way along the leg (oncoming_ahead).
+  V2 lane_drive(uint32_t w, V2 corner, bool coming) const;
+  /// S29: the point a walker in a passage with someone coming aims at inside
+  /// its keep-side band; returns `drive` unchanged where the rule does not apply.
+  V2 band_aim(uint32_t w, V2 drive, bool coming) const;
+  /// How far the ray from p along the unit n runs before it meets a wall of
+  /// the floor, at most `reach`.
+  float ray_room(uint32_t floor, V2 p, V2 n, float reach) const;
   void recover_if_stuck(uint32_t w, V2 drive, std::vector<uint8_t>& kick);
   bool crowd_check(uint32_t w);  // true: the path was rebuilt
   // crowd costs (route.cpp): the floor's field of linear costs, built at most once per step

@@ -398,3 +398,66 @@ TEST_CASE("station lanes - with someone coming the other way, spawned walkers ta
   CHECK(left > 20);
   CHECK(right > 20);
 }
+
+TEST_CASE("station lanes - in a passage with someone coming, a spawned walker aims into its keep-side band (S29)",
+          "[station][lanes]") {
+  // A 4 x 40 m corridor whose goal strip lies against the far wall: every
+  // shift of the goal point comes within the comfort gap of that wall, so the
+  // leg has no slack and S25's keep-side half of the slack moves nobody (issue
+  // 14: lanes in the flow suite's corridors came from sidesteps alone). With
+  // a placed walker coming the other way, the spawned walker aims 1 m ahead
+  // into its band: for keep right (heading east: y below 2) from its body off
+  // the wall to 0.2 m short of the middle; the turn at most 1 m in 1 m.
+  for (const char* keep : {"right", "left"}) {
+    INFO("keep " << keep);
+    const bool right = std::string(keep) == "right";
+    Json j = hall(40, 4);
+    j["keep"] = keep;
+    // Spawned on the wrong side for the convention: north for keep right.
+    j["portals"] = Json::array({Json{{"id", "west_in"}, {"polygon", right ? rect(1, 2.9f, 3, 3.5f) : rect(1, 0.5f, 3, 1.1f)},
+                                     {"mode", "spawn"}, {"count", 1}},
+                                Json{{"id", "west_out"}, {"polygon", rect(0, 0, 0.5f, 4)}, {"mode", "despawn"}},
+                                Json{{"id", "east_out"}, {"polygon", rect(39.5f, 0, 40, 4)}, {"mode", "despawn"}}});
+    j["portals"][0]["target"] = "east_out";
+    Json alone = j;
+    j["walkers"] = Json::array({Json{{"position", {18, 2}}, {"destination", "west_out"}}});
+    auto m = make(j);
+    auto a = make(alone);
+    // Tick 1 spawns and gives the placed walker its direction; tick 2 sees it coming.
+    run(m, 2);
+    run(a, 2);
+    REQUIRE(m.state().walkers.size() == 2u);
+    REQUIRE(a.state().walkers.size() == 1u);
+    const auto& w = m.state().walkers[1];
+    REQUIRE(w.origin == 0);
+    CHECK(w.slack_left == 0.0f);
+    CHECK(w.slack_right == 0.0f);
+    // The aim: 1 m ahead along the leg, 1 m across toward the band (the cap: the band is 1.1 m or more away).
+    const auto& rt = m.state().routes[1];
+    const V2 u = unit(rt.waypoints[rt.next] - rt.leg_start);
+    CHECK(dot(w.drive - w.pos, u) == Approx(1.0f).margin(0.01));
+    CHECK(dot(w.drive - w.pos, left_of(u)) == Approx(right ? -1.0f : 1.0f).margin(0.01));
+    // Alone (nobody coming) it drives for the goal point (S6) on the far wall.
+    const auto& wa = a.state().walkers[0];
+    const V2 goal = a.portal_goal(wa.destination, wa.pos);
+    CHECK(wa.drive.x == Approx(goal.x).margin(0.01));
+    CHECK(wa.drive.y == Approx(goal.y).margin(0.01));
+    // 3 s on (still 8 m apart, beyond sight's 4 m) it walks in its band.
+    run(m, 60);
+    run(a, 60);
+    const float y = m.state().walkers[1].pos.y;
+    if (right) CHECK(y < 1.8f);
+    else CHECK(y > 2.2f);
+    CHECK(std::abs(a.state().walkers[0].pos.y - wa.pos.y) < 0.1f);
+  }
+  // In a hall (no wall within 4 m to one side) the band does not apply: the lane's drive point stands.
+  Json h = hall(40, 30);
+  h["portals"] = Json::array({Json{{"id", "west_in"}, {"polygon", rect(1, 14, 3, 16)}, {"mode", "spawn"}, {"count", 1}, {"target", "east_out"}},
+                              Json{{"id", "west_out"}, {"polygon", rect(0, 0, 0.5f, 30)}, {"mode", "despawn"}},
+                              Json{{"id", "east_out"}, {"polygon", rect(39.5f, 0, 40, 30)}, {"mode", "despawn"}}});
+  h["walkers"] = Json::array({Json{{"position", {18, 15}}, {"destination", "west_out"}}});
+  auto mh = make(h);
+  run(mh, 2);
+  REQUIRE(mh.state().walkers.size() == 2u);
+  CHECK(mh.state().walkers[1].drive.x > 30.0f);
+}
