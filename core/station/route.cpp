@@ -4,6 +4,7 @@
 // NavGrid::find_path) for the corners to the next anchor (a scenario waypoint
 // or the destination's goal point).
 #include <algorithm>
+#include <stdexcept>
 
 #include "station/station.h"
 
@@ -219,6 +220,9 @@ void StationModel::crowd_cell_cost(uint32_t floor, std::size_t c, float ds, floa
 }
 
 LinearField StationModel::crowd_view(uint32_t w) {
+  // Every path search and crowd check starts here; plan_may_search sends
+  // every walker that could get here to the one-at-a-time pass.
+  if (planning_on_workers_) throw std::logic_error("station: a walker planned on the workers reached the crowd field (plan_may_search)");
   const Walker& wk = state_.walkers[w];
   const uint32_t f = wk.floor;
   std::vector<LinearCost>& cost = crowd_cost_[(crowd_costs(f), f)];
@@ -414,24 +418,38 @@ V2 StationModel::route_corner(uint32_t w) const {
   return on_goal_leg(w) ? portal_goal(wk.destination, wk.pos) : state_.routes[w].waypoints[state_.routes[w].next];
 }
 
+bool StationModel::waypoint_reached(uint32_t w) const {
+  const Walker& wk = state_.walkers[w];
+  const Route& rt = state_.routes[w];
+  if (on_goal_leg(w)) return false;
+  const V2 c = rt.waypoints[rt.next];
+  const float d2 = sqr_length(c - wk.pos);
+  const bool passed = dot(wk.pos - c, c - rt.leg_start) >= 0.0f;
+  return d2 <= kTouchWaypoint * kTouchWaypoint || (passed && d2 <= kPassedWaypoint * kPassedWaypoint);
+}
+
+bool StationModel::plan_may_search(uint32_t w) const {
+  // The same float operations as the phases below, on this tick's state.
+  const Walker& wk = state_.walkers[w];
+  const Route& rt = state_.routes[w];
+  if (waypoint_reached(w) && rt.next + 1 >= rt.waypoints.size()) return true;  // pass_waypoint: the next anchor's path
+  if (wk.crowd_check_s - kDt <= 0.0f) return true;                            // check_crowd_ahead: the 2 s check
+  if (wk.recheck_s - kDt <= 0.0f) return true;                                // recheck_leg: a rebuild if the leg clips
+  // recover_if_stuck: the timer runs by kDt at most (begin_leg and progress only lower it).
+  return wk.stuck_s + kDt >= scenario_.unstick_s;
+}
+
 void StationModel::pass_waypoint(uint32_t w) {
-  Walker& wk = state_.walkers[w];
   Route& rt = state_.routes[w];
   // Waypoints: "A waypoint the walker has already passed (within 1.5 m) counts
   // as reached" (S7: or any within 0.5 m). The goal is reached by arrival only.
-  if (!on_goal_leg(w)) {
-    const V2 c = rt.waypoints[rt.next];
-    const float d2 = sqr_length(c - wk.pos);
-    const bool passed = dot(wk.pos - c, c - rt.leg_start) >= 0.0f;
-    if (d2 <= kTouchWaypoint * kTouchWaypoint || (passed && d2 <= kPassedWaypoint * kPassedWaypoint)) {
-      ++rt.next;
-      if (rt.next >= rt.waypoints.size()) {
-        ++rt.next_anchor;  // a scenario waypoint reached: plan on to the next anchor
-        rebuild_path(w);
-      } else {
-        begin_leg(w);
-      }
-    }
+  if (!waypoint_reached(w)) return;
+  ++rt.next;
+  if (rt.next >= rt.waypoints.size()) {
+    ++rt.next_anchor;  // a scenario waypoint reached: plan on to the next anchor
+    rebuild_path(w);
+  } else {
+    begin_leg(w);
   }
 }
 

@@ -107,10 +107,35 @@ void StationModel::apply_inputs(const Input& input) {
 
 void StationModel::plan_phase() {
   const auto n = static_cast<uint32_t>(state_.walkers.size());
-  // Routes: each walker writes only its own route and plan fields.
+  // Routes: each walker writes only its own route and plan fields and reads
+  // no other walker's, so the order they are planned in does not matter. Those
+  // that may search a path, check the crowd or recover this tick share the
+  // crowd field (patched round each for its call), the grid's search scratch
+  // and the step's counters: they are planned one at a time, in walker order,
+  // after the rest have been planned on the workers.
   std::vector<uint8_t> kick(n, 0);
+  std::vector<uint8_t> alone(n, 0);
+  struct OnWorkers {
+    bool& flag;
+    explicit OnWorkers(bool& f) : flag(f) { flag = true; }
+    ~OnWorkers() { flag = false; }
+    OnWorkers(const OnWorkers&) = delete;
+    OnWorkers& operator=(const OnWorkers&) = delete;
+  };
+  {
+    const OnWorkers on_workers(planning_on_workers_);
+    parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
+      for (uint32_t i = begin; i < end; ++i) {
+        if (state_.walkers[i].phase != Phase::Walking) continue;
+        if (plan_may_search(i))
+          alone[i] = 1;
+        else
+          plan_walker(i, kick);
+      }
+    });
+  }
   for (uint32_t i = 0; i < n; ++i)
-    if (state_.walkers[i].phase == Phase::Walking) plan_walker(i, kick);
+    if (alone[i]) plan_walker(i, kick);
   // Sight: reads every walker's position, velocity, last direction and
   // headway, which nothing above changed; all yaws first, then all directions.
   std::vector<float> yaw(n, 0.0f);

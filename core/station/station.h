@@ -673,6 +673,14 @@ class StationModel {
   // plan_walker's phases, in order: a waypoint passed; the corner aimed at; the 2 s crowd check; the 0.5 s
   // leg re-check; the drive point (the corner shifted to the walker's lane); recovery when stuck.
   bool on_goal_leg(uint32_t w) const;
+  /// pass_waypoint's test: the current waypoint (not the goal) is reached.
+  bool waypoint_reached(uint32_t w) const;
+  /// Whether plan_walker may, this tick, plan a path, check the crowd or
+  /// recover (each reads the shared crowd field, patched round the walker for
+  /// the call, the grid's search scratch and the step's counters): such
+  /// walkers are planned one at a time, the rest on the workers. Errs only
+  /// toward true.
+  bool plan_may_search(uint32_t w) const;
   V2 route_corner(uint32_t w) const;
   void pass_waypoint(uint32_t w);
   void check_crowd_ahead(uint32_t w, V2& corner);
@@ -734,6 +742,7 @@ class StationModel {
   PhaseHook phases_;  ///< the profiler's observer, if any (not state)
   Workers* workers_ = nullptr;          ///< threads for the step, if any (not state)
   std::vector<uint8_t> refused_;        ///< per walker: its move refused this sub-step (summed after)
+  bool planning_on_workers_ = false;    ///< plan_phase's parallel pass is running: crowd_view refuses (not state)
   std::array<std::vector<std::vector<uint32_t>>, 2> list_parts_;  ///< per range: neighbours, walls (rebuild_neighbours)
   std::array<std::vector<uint32_t>, 2> list_counts_;              ///< per walker: neighbours, walls
 };
