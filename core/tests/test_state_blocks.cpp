@@ -33,7 +33,15 @@ template <class State>
 int blocks_check_state(const Model& m) {
   const State s = test::state_of<State>(m);
   // The snapshot: cereal's bytes.
-  CHECK(m.snapshot() == snapshot_bytes_cereal(s));
+  const auto cereal_bytes = snapshot_bytes_cereal(s);
+  CHECK(m.snapshot() == cereal_bytes);
+  // Written into a buffer that held other bytes (a recorder's reused keyframe buffer): the same.
+  std::vector<uint8_t> reused(cereal_bytes.size() / 2 + 7, 0xab);
+  m.snapshot_into(reused);
+  CHECK(reused == cereal_bytes);
+  reused.assign(cereal_bytes.size() * 2 + 3, 0xcd);
+  m.snapshot_into(reused);
+  CHECK(reused == cereal_bytes);
   // Each subsystem: the same bytes both ways, its hash the portable XXH3 of those bytes.
   StateHashes walked;
   int n = 0;
