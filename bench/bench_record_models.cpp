@@ -48,6 +48,10 @@ void record_window(benchmark::State& st, const RecordWindow& w, RecordMode mode)
     st.ResumeTiming();
     if (mode == RecordMode::kRecord || mode == RecordMode::kRecordInline) {
       st.PauseTiming();  // opening and finishing are BM_RecordOpenClose's
+      // A new file each time: truncating the last one would have the file system write it out
+      // (ext4's auto_da_alloc) while the next one is timed, its disk interrupts counted as the
+      // stepping thread's time.
+      std::filesystem::remove(out);
       lsr::RecorderOptions opt;
       opt.writer_thread = mode == RecordMode::kRecord;
       lsr::Recorder rec(out, *m, opt);

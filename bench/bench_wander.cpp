@@ -21,3 +21,25 @@ static void BM_WanderTick(benchmark::State& st) {
       benchmark::Counter(static_cast<double>(st.iterations()) / 60.0, benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_WanderTick)->Arg(1000)->Arg(10000)->Unit(benchmark::kMicrosecond);
+
+// The same crowd over a fixed window: every iteration steps ticks 240 to 840 (ten seconds of game
+// time, everyone busy) from the same state, so the figure does not depend on how many ticks the
+// harness chooses to run (BM_WanderTick goes on from wherever the last iteration left the crowd).
+static void BM_WanderWindow(benchmark::State& st) {
+  const auto n = static_cast<uint32_t>(st.range(0));
+  constexpr int kWindow = 600;
+  wander::WanderModel start(fixtures::wander_crowd(n));
+  for (int k = 0; k < 240; ++k) start.step(start.scripted_input());
+  const wander::Input none;
+  for (auto _ : st) {
+    st.PauseTiming();
+    wander::WanderModel m = start;
+    st.ResumeTiming();
+    for (int k = 0; k < kWindow; ++k) m.step(none);
+    benchmark::ClobberMemory();
+  }
+  const double ticks = static_cast<double>(st.iterations()) * kWindow;
+  st.counters["ticks_per_s"] = benchmark::Counter(ticks, benchmark::Counter::kIsRate);
+  st.counters["x_realtime"] = benchmark::Counter(ticks / 60.0, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_WanderWindow)->Arg(1000)->Unit(benchmark::kMillisecond);

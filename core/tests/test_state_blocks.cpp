@@ -33,7 +33,15 @@ template <class State>
 int blocks_check_state(const Model& m) {
   const State s = test::state_of<State>(m);
   // The snapshot: cereal's bytes.
-  CHECK(m.snapshot() == snapshot_bytes_cereal(s));
+  const auto cereal_bytes = snapshot_bytes_cereal(s);
+  CHECK(m.snapshot() == cereal_bytes);
+  // Written into a buffer that held other bytes (a recorder's reused keyframe buffer): the same.
+  std::vector<uint8_t> reused(cereal_bytes.size() / 2 + 7, 0xab);
+  m.snapshot_into(reused);
+  CHECK(reused == cereal_bytes);
+  reused.assign(cereal_bytes.size() * 2 + 3, 0xcd);
+  m.snapshot_into(reused);
+  CHECK(reused == cereal_bytes);
   // Each subsystem: the same bytes both ways, its hash the portable XXH3 of those bytes.
   StateHashes walked;
   int n = 0;
@@ -145,4 +153,42 @@ TEST_CASE("runs of raw fields stop at a vector, a string, padding and a field li
   CHECK(walk[walk.size() - 8] == 10);
   CHECK(walk[walk.size() - 4] == 9);
   CHECK(snapshot_bytes(v) == snapshot_bytes_cereal(v));
+}
+
+namespace {
+/// A sink that keeps the size of every bytes() call: how a value is cut into blocks.
+struct BlockCallSink {
+  std::vector<std::size_t> calls;
+  void bytes(const void*, std::size_t n) { calls.push_back(n); }
+  void u8(uint8_t) { calls.push_back(1); }
+  template <class U>
+  void le(U) {
+    calls.push_back(sizeof(U));
+  }
+};
+}  // namespace
+
+TEST_CASE("the warriors' human slots and the station's walkers are one block each, hashed in one go",
+          "[hash][blocks]") {
+  // Their memory is their canonical encoding (no padding, every field in listing order), so the
+  // 60 slots are one block of memory, hashed as the field walk hashes them.
+  REQUIRE(is_raw<warriors::Human>());
+  REQUIRE(is_raw<station::Walker>());
+  auto w = load_scenario_file(fixtures::path("warriors/plaza.json"));
+  for (int k = 0; k < 90; ++k) w->step_scripted();
+  const auto ws = test::state_of<warriors::State>(*w);
+  BlockCallSink humans;
+  write_canonical(humans, ws.humans);
+  CHECK(humans.calls == std::vector<std::size_t>{warriors::kSlots * sizeof(warriors::Human)});
+  CHECK(hash_of(ws.humans) == xxh3(ws.humans.data(), sizeof(ws.humans)));
+  CHECK(hash_of(ws.humans) == hash_of(ws.humans, false));
+
+  auto s = load_scenario_file(fixtures::path("station/hall.json"));
+  for (int k = 0; k < 40; ++k) s->step_scripted();
+  const auto ss = test::state_of<station::State>(*s);
+  REQUIRE(ss.walkers.size() > 1);
+  BlockCallSink walkers;
+  write_canonical(walkers, ss.walkers);
+  CHECK(walkers.calls == std::vector<std::size_t>{4, ss.walkers.size() * sizeof(station::Walker)});  // length, block
+  CHECK(hash_of(ss.walkers) == hash_of(ss.walkers, false));
 }

@@ -367,12 +367,17 @@ bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target, TrigMemo* memo) con
   // supplement HasGroundAhead(target): the detector first turns to face the target,
   // then a ray from position + unit(forward) x 2 + up x 0.5 goes down up to 5.0.
   e.detect_yaw = look_yaw_of(memo, e.position, target, e.detect_yaw);
+  const float oy = e.position.y + kGroundAheadUp;
+  float h = 0;
+  // The ray's origin is within kGroundAheadDist of the position on each axis (the direction's
+  // components are within [-1, 1]). Where every ground's rectangle holds or misses that whole
+  // square, the direction cannot change the answer: no sincos (the direction is no state).
+  if (world_.plan_alike_within(e.position.x, e.position.z, kGroundAheadDist))
+    return world_.ray_down(e.position.x, oy, e.position.z, kGroundAheadRay, &h);
   float fx = 0, fz = 0;
   dir_of(memo, e.detect_yaw, &fx, &fz);
   const float ox = e.position.x + fx * kGroundAheadDist;
   const float oz = e.position.z + fz * kGroundAheadDist;
-  const float oy = e.position.y + kGroundAheadUp;
-  float h = 0;
   return world_.ray_down(ox, oy, oz, kGroundAheadRay, &h);
 }
 

@@ -401,6 +401,10 @@ class World {
   /// The height of the highest ground containing (x, z) whose top lies in
   /// [y - max_len, y]: a ray cast straight down from (x, y, z). False when none.
   bool ray_down(float x, float y, float z, float max_len, float* hit_height) const;
+  /// Whether every ground's plan test in ray_down (x, z inside its rectangle) comes out the same
+  /// for every point (x + dx, z + dz) with |dx|, |dz| <= reach, the sums rounded as floats: then
+  /// a ray from any such point falls as one from (x, z) does.
+  bool plan_alike_within(float x, float z, float reach) const;
 
   /// One frame of a body: gravity, integration, walls, ground (docs/wander-world.md).
   void step_body(Wanderer& e) const;

@@ -35,6 +35,18 @@ bool World::ray_down(float x, float y, float z, float max_len, float* hit_height
   return found;
 }
 
+bool World::plan_alike_within(float x, float z, float reach) const {
+  // Rounding is monotone: for |d| <= reach, x - reach <= x + d <= x + reach hold for the rounded
+  // sums too, so a point inside [lo, hi] on both axes passes or fails each test as all do.
+  const float xl = x - reach, xh = x + reach, zl = z - reach, zh = z + reach;
+  for (const Ground& g : grounds_) {
+    const bool inside = xl >= g.x0 && xh <= g.x1 && zl >= g.z0 && zh <= g.z1;
+    const bool outside = xh < g.x0 || xl > g.x1 || zh < g.z0 || zl > g.z1;
+    if (!inside && !outside) return false;
+  }
+  return true;
+}
+
 void World::step_body(Wanderer& e) const {
   e.hitwall = false;
   if (e.rigid_kinematic) {

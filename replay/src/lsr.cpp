@@ -8,6 +8,7 @@
 #include <zstd_errors.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -167,7 +168,8 @@ Recorder::Recorder(const std::string& path, const Model& model, const RecorderOp
       const auto phase = phases_.scope(kHash);
       return model.hashes();
     }();
-    keyframe(model, h);
+    Frame first = keyframe(model, h);
+    submit(&first, 1);
   } catch (...) {
     stop_writer();
     ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(cctx_));
@@ -236,7 +238,20 @@ void Recorder::writer_loop() {
   pthread_sigmask(SIG_BLOCK, &all, nullptr);
   std::unique_lock lk(mu_);
   for (;;) {
-    wake_writer_.wait(lk, [&] { return !queue_.empty() || stopping_; });
+    if (queue_.empty() && !stopping_) {
+      // Linger: frames handed over in the next kWriterLinger are taken when it ends, without
+      // the stepping thread waking this one (a wake-up costs it 10 to 15 us on a virtual
+      // machine, a tenth of a small tick), unless kWakeWriterAt frames are waiting first.
+      wake_writer_.wait_until(lk, std::chrono::steady_clock::now() + kWriterLinger,
+                              [&] { return queue_.size() >= kWakeWriterAt || stopping_; });
+      if (queue_.empty() && !stopping_) {
+        // Nothing came: sleep until a hand-over wakes this thread (a recording stepped in real
+        // time, a frame a second, has each frame written at once).
+        writer_asleep_ = true;
+        wake_writer_.wait(lk, [&] { return !queue_.empty() || stopping_; });
+        writer_asleep_ = false;
+      }
+    }
     if (queue_.empty()) return;  // stopping, and every frame written
     Frame f = std::move(queue_.front());
     queue_.pop_front();
@@ -255,10 +270,7 @@ void Recorder::writer_loop() {
       error_ = err;
       failed_.store(true, std::memory_order_relaxed);
     }
-    if (spare_.size() < 4) {
-      f.content.clear();
-      spare_.push_back(std::move(f.content));
-    }
+    recycle(f);
     wake_stepper_.notify_all();
   }
 }
@@ -282,32 +294,61 @@ void Recorder::rethrow_writer_error() {
   if (e) std::rethrow_exception(e);
 }
 
-void Recorder::submit(Frame&& f) {
-  if (!writer_.joinable()) {
-    write_frame(f);
-    return;
+void Recorder::recycle(Frame& f) {
+  // A written frame's buffer, for the next frame of its kind: a chunk's is as large as a chunk, a
+  // keyframe's as large as a snapshot (whose pages are then not faulted in again).
+  auto& spare = f.kind == kFrameKeyframe ? spare_keyframes_ : spare_chunks_;
+  if (spare.size() < kMaxSpareBuffers) {
+    f.content.clear();
+    spare.push_back(std::move(f.content));
   }
-  std::unique_lock lk(mu_);
-  wake_stepper_.wait(lk, [&] { return queue_.size() < kMaxQueuedFrames || error_; });
-  if (error_) std::rethrow_exception(error_);
-  queue_.push_back(std::move(f));
-  lk.unlock();
-  wake_writer_.notify_one();
 }
 
-void Recorder::keyframe(const Model& m, const StateHashes& h) {
+std::vector<uint8_t> Recorder::take_spare(bool keyframe) {
+  std::vector<uint8_t> out;
+  std::lock_guard lk(mu_);
+  auto& spare = keyframe ? spare_keyframes_ : spare_chunks_;
+  if (!spare.empty()) {
+    out = std::move(spare.back());
+    spare.pop_back();
+  }
+  return out;
+}
+
+void Recorder::submit(Frame* frames, std::size_t n) {
+  if (!writer_.joinable()) {
+    for (std::size_t i = 0; i < n; ++i) {
+      write_frame(frames[i]);
+      recycle(frames[i]);
+    }
+    return;
+  }
+  // One hand-over for the frames due at one tick (a chunk and a keyframe): one lock, one wake.
+  std::unique_lock lk(mu_);
+  wake_stepper_.wait(lk, [&] { return queue_.size() + n <= kMaxQueuedFrames || error_; });
+  if (error_) std::rethrow_exception(error_);
+  for (std::size_t i = 0; i < n; ++i) queue_.push_back(std::move(frames[i]));
+  // The writer writes what it is given and lingers before it sleeps: it is woken only from its
+  // sleep, or when frames pile up (a writer short of a core).
+  const bool wake = writer_asleep_ || queue_.size() >= kWakeWriterAt;
+  lk.unlock();
+  if (wake) wake_writer_.notify_one();
+}
+
+Recorder::Frame Recorder::keyframe(const Model& m, const StateHashes& h) {
   Frame f;
   f.kind = kFrameKeyframe;
   f.first_tick = m.tick();
+  f.content = take_spare(true);
   {
     const auto phase = phases_.scope(kSnapshot);
-    f.content = m.snapshot();
+    m.snapshot_into(f.content);
   }
   if (f.content.size() + 160 + 8 * kMaxSubsystems > kMaxFrameBytes)
     throw InputError(path_, "tick " + std::to_string(m.tick()), "the state's snapshot of " + std::to_string(f.content.size()) +
                                                                    " bytes is beyond the format's frame limit of " + std::to_string(kMaxFrameBytes));
   f.hashes = h;
-  submit(std::move(f));
+  return f;
 }
 
 void Recorder::tick(std::span<const uint8_t> input, const Model& after) {
@@ -319,7 +360,8 @@ void Recorder::tick(std::span<const uint8_t> input, const Model& after) {
   // A chunk's content stays within the frame limit: close it early when this tick would pass it.
   const std::size_t per_tick = 8 + header_.subsystems.size() * header_.sub_hash_bytes;
   if (chunk_ticks_ > 0 && chunk_.size() - kChunkHead + inputs_.size() + per_tick + input.size() + 64 > kMaxFrameBytes) {
-    flush_ticks();
+    Frame chunk = chunk_frame();
+    submit(&chunk, 1);
     chunk_first_ = after.tick() - 1;
   }
   const StateHashes h = [&] {
@@ -346,13 +388,23 @@ void Recorder::tick(std::span<const uint8_t> input, const Model& after) {
   ++chunk_ticks_;
   ++ticks_;
   const bool key_due = header_.keyframe_every && (after.tick() - header_.first_tick) % header_.keyframe_every == 0;
-  if (chunk_ticks_ >= header_.chunk_ticks || key_due) flush_ticks();
-  if (key_due) keyframe(after, h);  // the state just hashed
+  Frame due[2];
+  std::size_t n = 0;
+  if (chunk_ticks_ >= header_.chunk_ticks || key_due) due[n++] = chunk_frame();
+  if (key_due) {
+    try {
+      due[n] = keyframe(after, h);  // the state just hashed
+    } catch (...) {
+      if (n > 0) submit(due, n);  // the complete chunk is kept, as before the keyframe was due
+      throw;
+    }
+    ++n;
+  }
+  if (n > 0) submit(due, n);
   if (chunk_ticks_ == 0) chunk_first_ = after.tick();
 }
 
-void Recorder::flush_ticks() {
-  if (chunk_ticks_ == 0) return;
+Recorder::Frame Recorder::chunk_frame() {
   Frame f;
   f.kind = kFrameTicks;
   f.first_tick = chunk_first_;
@@ -363,26 +415,22 @@ void Recorder::flush_ticks() {
   put_le(chunk_, chunk_inputs_, 4);
   chunk_.insert(chunk_.end(), inputs_.begin(), inputs_.end());
   f.content = std::move(chunk_);
-  submit(std::move(f));
-  chunk_.clear();
-  if (writer_.joinable()) {  // a written frame's buffer, already as large as a chunk
-    std::lock_guard lk(mu_);
-    if (!spare_.empty()) {
-      chunk_ = std::move(spare_.back());
-      spare_.pop_back();
-    }
-  }
+  chunk_ = take_spare(false);  // a written chunk's buffer, already as large as a chunk
   chunk_.clear();
   chunk_.resize(kChunkHead);
   inputs_.clear();
   chunk_ticks_ = 0;
   chunk_inputs_ = 0;
+  return f;
 }
 
 void Recorder::finish() {
   if (finished_) return;
   if (failed_.load(std::memory_order_relaxed)) rethrow_writer_error();
-  flush_ticks();
+  if (chunk_ticks_ > 0) {
+    Frame last = chunk_frame();
+    submit(&last, 1);
+  }
   stop_writer();  // every frame written, and the index the writer's no more
   rethrow_writer_error();
   // The index: a skippable frame.

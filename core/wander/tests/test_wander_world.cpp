@@ -2,6 +2,9 @@
 // downward ray, walls, gravity and stepping.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
+#include "lockstep/core/angle.h"
 #include "wander_test_util.h"
 
 using namespace lockstep;
@@ -93,4 +96,53 @@ TEST_CASE("World: a kinematic body is not moved by its velocity", "[world]") {
   w.step_body(e);
   CHECK(e.position == Vec3{-5, 0, -5});
   CHECK(e.onground);
+}
+
+TEST_CASE("World: where the grounds hold or miss a whole square, a ray from anywhere in it falls as from its centre",
+          "[world]") {
+  // has_ground_ahead skips its direction's sincos where plan_alike_within says the direction
+  // cannot matter; the ray from the rotated origin must then give what the ray from the centre
+  // gives, for every direction. Centres are drawn near the grounds' edges (at the reach and a
+  // few ulps either side of it, where rounding decides) and anywhere.
+  const World w = two_level_world();
+  const float edges[] = {-10.0f, 0.0f, 5.0f, 10.0f};
+  RngStream rng(11, "plan-alike");
+  int alike = 0, differ = 0;
+  for (int n = 0; n < 20000; ++n) {
+    float c[2];
+    for (float& v : c) {
+      const uint64_t pick = rng.next_u64() % 3;
+      if (pick == 0) {
+        v = rng.next_range(-14.0f, 14.0f);
+      } else {
+        // An edge +- the reach, moved a few ulps.
+        float e = edges[rng.next_u64() % 4] + (pick == 1 ? kGroundAheadDist : -kGroundAheadDist);
+        const int ulps = static_cast<int>(rng.next_u64() % 7) - 3;
+        for (int k = 0; k < (ulps < 0 ? -ulps : ulps); ++k) e = std::nextafter(e, ulps < 0 ? -1.0e9f : 1.0e9f);
+        v = e;
+      }
+    }
+    const float x = c[0], z = c[1], y = 3.0f;
+    if (!w.plan_alike_within(x, z, kGroundAheadDist)) {
+      ++differ;
+      continue;
+    }
+    ++alike;
+    float hc = -1;
+    const bool from_centre = w.ray_down(x, y, z, kGroundAheadRay, &hc);
+    for (int k = 0; k < 16; ++k) {
+      // Directions as has_ground_ahead makes them, including the axes and the diagonals.
+      const float yaw = k < 8 ? static_cast<float>(k) * (dmath::kPi / 4.0f) : rng.next_range(-dmath::kPi, dmath::kPi);
+      float fx = 0, fz = 0;
+      angle::dir_of(yaw, &fx, &fz);
+      float h = -1;
+      const bool hit = w.ray_down(x + fx * kGroundAheadDist, y, z + fz * kGroundAheadDist, kGroundAheadRay, &h);
+      INFO("centre " << x << ", " << z << " yaw " << yaw);
+      REQUIRE(hit == from_centre);
+      if (hit) REQUIRE(h == hc);
+    }
+  }
+  // Both cases were tried, many times.
+  CHECK(alike > 2000);
+  CHECK(differ > 2000);
 }

@@ -164,6 +164,17 @@ void write_canonical(Sink& s, const T& v, bool allow_raw = true) {
 /// XXH3-64 of the canonical encoding of `v`.
 template <class T>
 uint64_t hash_of(const T& v, bool allow_raw = true) {
+  using U = std::remove_cv_t<T>;
+  // A value whose memory is its canonical encoding (a raw struct, an array of raw elements: the
+  // warriors' 60 human slots) is one block: XXH3 in one shot over its memory, without the
+  // streaming state (the digest depends only on the bytes, not on how they are fed).
+  if constexpr (is_std_array_v<U>) {
+    using E = typename U::value_type;
+    if constexpr (!std::same_as<E, bool>)
+      if (allow_raw && is_raw<E>()) return xxh3(v.data(), v.size() * sizeof(E));
+  } else if constexpr (Reflected<U>) {
+    if (allow_raw && is_raw<U>()) return xxh3(&v, sizeof(U));
+  }
   Hasher h;
   write_canonical(h, v, allow_raw);
   return h.digest();

@@ -114,6 +114,9 @@ class Model {
 
   virtual StateHashes hashes() const = 0;
   virtual std::vector<uint8_t> snapshot() const = 0;
+  /// The same snapshot written into `out` (its bytes replaced, its capacity kept): a recorder's
+  /// keyframes reuse their buffers. The default copies snapshot().
+  virtual void snapshot_into(std::vector<uint8_t>& out) const { out = snapshot(); }
   /// Restore a snapshot; on error throws InputError and leaves the state as it was.
   virtual void restore(std::span<const uint8_t> bytes, const std::string& source = "snapshot") = 0;
   virtual std::string state_json() const = 0;
@@ -228,6 +231,7 @@ class ModelAdapter final : public Model {
   }
   StateHashes hashes() const override { return hash_state(m_.state()); }
   std::vector<uint8_t> snapshot() const override { return snapshot_bytes(m_.state()); }
+  void snapshot_into(std::vector<uint8_t>& out) const override { snapshot_bytes_into(m_.state(), out); }
   void restore(std::span<const uint8_t> bytes, const std::string& source) override {
     typename M::State st = m_.state();
     restore_bytes(bytes, st, source);

@@ -143,29 +143,52 @@ namespace detail {
 /// cereal's u64 size tags for lengths, after one byte saying the stream is little-endian (1):
 /// scalars as their little-endian bytes, a std::array's elements, a vector's and a string's size
 /// tag then their elements, a struct's fields in listing order. So write_canonical writes it, its
-/// raw blocks at memory speed.
-struct SnapshotSink : ByteSink {
+/// raw blocks at memory speed, into a vector of the caller's.
+struct SnapshotSink {
+  std::vector<uint8_t>& out;
+  void bytes(const void* d, std::size_t n) {
+    const auto* p = static_cast<const uint8_t*>(d);
+    out.insert(out.end(), p, p + n);
+  }
+  void u8(uint8_t v) { out.push_back(v); }
+  template <class U>
+  void le(U v) {
+    static_assert(std::is_unsigned_v<U>);
+    uint8_t b[sizeof(U)];
+    for (std::size_t i = 0; i < sizeof(U); ++i) b[i] = static_cast<uint8_t>(v >> (8 * i));
+    bytes(b, sizeof(U));
+  }
   void length(std::size_t n) { le(static_cast<uint64_t>(n)); }
 };
 }  // namespace detail
 
 /// Portable binary snapshot of a reflected value (cereal's PortableBinaryOutputArchive's bytes,
-/// which restore_bytes reads).
+/// which restore_bytes reads) written into `out`: its bytes replaced, its capacity kept, so that
+/// one buffer serves snapshot after snapshot (a recorder's keyframes) without allocating or
+/// touching fresh pages.
 template <class T>
-std::vector<uint8_t> snapshot_bytes(const T& value) {
+void snapshot_bytes_into(const T& value, std::vector<uint8_t>& out) {
+  out.clear();
   if constexpr (std::endian::native == std::endian::little) {
-    // The last snapshot's size of this type on this thread, as a first guess: a state's snapshot
-    // is written without growing its vector again and again.
-    static thread_local std::size_t guess = 0;
-    detail::SnapshotSink s;
-    s.out.reserve(guess + guess / 8 + 64);
+    detail::SnapshotSink s{out};
     s.u8(1);  // cereal's endianness byte: little-endian
     write_canonical(s, value);
-    guess = s.out.size();
-    return std::move(s.out);
   } else {
-    return snapshot_bytes_cereal(value);
+    out = snapshot_bytes_cereal(value);
   }
+}
+
+/// Portable binary snapshot of a reflected value, in a vector of its own.
+template <class T>
+std::vector<uint8_t> snapshot_bytes(const T& value) {
+  // The last snapshot's size of this type on this thread, as a first guess: a state's snapshot
+  // is written without growing its vector again and again.
+  static thread_local std::size_t guess = 0;
+  std::vector<uint8_t> out;
+  out.reserve(guess + guess / 8 + 64);
+  snapshot_bytes_into(value, out);
+  guess = out.size();
+  return out;
 }
 
 /// Restore a snapshot into `out`. On any error `out` is unchanged and an

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
@@ -143,11 +144,13 @@ struct RecorderOptions {
 /// keyframe_every ticks, its snapshot. A frame's checksums, its compression and its write happen
 /// on a writer thread, one frame at a time in file order with one compression context, so the
 /// file's bytes are those of writing each frame on the spot (RecorderOptions::writer_thread =
-/// false). A frame is handed to the writer when it is complete; the writer writes and flushes it
-/// to the operating system at once, so a crash loses the chunk being filled, the frame being
-/// written and those still queued: at most kMaxQueuedFrames, a limit tick() waits at when the
-/// writer falls behind. A write
-/// error is thrown by the next tick() or by finish().
+/// false). A frame is handed to the writer when it is complete (a chunk and the keyframe due at
+/// its last tick in one hand-over); the writer writes and flushes it to the operating system at
+/// once when it was asleep, else within kWriterLinger, so a crash loses the chunk being filled,
+/// the frame being written and those still queued: at most kMaxQueuedFrames, a limit tick()
+/// waits at when the writer falls behind. A keyframe's snapshot is written into the buffer of
+/// one already written (Model::snapshot_into). A write error is thrown by the next tick() or by
+/// finish().
 class Recorder {
  public:
   Recorder(const std::string& path, const Model& model, const RecorderOptions& opt = {});
@@ -157,6 +160,12 @@ class Recorder {
 
   /// Frames handed to the writer thread and not yet written, at most.
   static constexpr std::size_t kMaxQueuedFrames = 8;
+  /// How long the writer, having written every frame it was given, waits for more before it
+  /// sleeps: a frame handed over meanwhile is written when the time is up, at most this late.
+  static constexpr std::chrono::microseconds kWriterLinger{500};
+  /// Frames waiting that wake a lingering writer at once: room for one more hand-over (a chunk
+  /// and a keyframe) before tick() would wait.
+  static constexpr std::size_t kWakeWriterAt = kMaxQueuedFrames - 2;
 
   /// The recorder's own phases (phases.h), by index: the state's hashes, a keyframe's snapshot,
   /// a frame's compression (with its checksums) and its write. What `lockstep profile` shows of a
@@ -187,9 +196,12 @@ class Recorder {
     std::vector<uint8_t> content;  ///< a chunk's content; a keyframe's snapshot
     StateHashes hashes;            ///< a keyframe's
   };
-  void keyframe(const Model& m, const StateHashes& h);
-  void flush_ticks();
-  void submit(Frame&& f);
+  Frame keyframe(const Model& m, const StateHashes& h);  ///< the state's snapshot, in a reused buffer
+  Frame chunk_frame();  ///< the chunk filled so far (chunk_ticks_ > 0), and a new one begun
+  /// Hand frames to the writer (or write them, without one), in one hand-over.
+  void submit(Frame* frames, std::size_t n);
+  void recycle(Frame& f);  ///< keep a written frame's buffer for the next of its kind (under mu_)
+  std::vector<uint8_t> take_spare(bool keyframe);  ///< a kept buffer, or an empty one
   void write_frame(Frame& f);  ///< checksums, compression, index entry, write: the writer's work
   void write(const void* p, std::size_t n);
   void writer_loop();
@@ -231,8 +243,12 @@ class Recorder {
   std::mutex mu_;
   std::condition_variable wake_writer_, wake_stepper_;
   std::deque<Frame> queue_;
-  std::vector<std::vector<uint8_t>> spare_;  ///< buffers of written frames, for the next ones
+  /// Buffers of written frames, for the next ones: a chunk's and a keyframe's apart, so that a
+  /// keyframe's snapshot is written into a buffer of its size (no allocation, no fresh pages).
+  static constexpr std::size_t kMaxSpareBuffers = 4;
+  std::vector<std::vector<uint8_t>> spare_chunks_, spare_keyframes_;
   bool stopping_ = false;
+  bool writer_asleep_ = false;  ///< the writer waits for a hand-over to wake it (not lingering)
   std::exception_ptr error_;
   std::atomic<bool> failed_{false};  ///< error_ is set: what tick() checks without the lock
 };
