@@ -59,14 +59,16 @@ BENCHMARK(BM_StationTick)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
 
 // The same hall over one fixed window of ticks, 40 .. 314 (issue 14): the
 // streams meet in it, so a change to the force law is compared over the same
-// ticks, not over however many the library chose to run from tick 40.
-static void BM_StationWindow(benchmark::State& st) {
+// ticks, not over however many the library chose to run from tick 40. On
+// `workers` when given (BM_StationWindowThreads).
+static void step_window(benchmark::State& st, Workers* workers) {
   const auto n = static_cast<uint32_t>(st.range(0));
   constexpr int kFrom = 40, kTo = 314;
   const station::Input none;
   for (auto _ : st) {
     st.PauseTiming();
     station::StationModel m(big_hall(n));
+    m.set_workers(workers);
     for (int k = 0; k < kFrom; ++k) m.step(none);
     st.ResumeTiming();
     for (int k = kFrom; k < kTo; ++k) m.step(none);
@@ -76,29 +78,15 @@ static void BM_StationWindow(benchmark::State& st) {
   st.counters["ticks_per_s"] = benchmark::Counter(ticks, benchmark::Counter::kIsRate);
   st.counters["x_realtime"] = benchmark::Counter(ticks / 20.0, benchmark::Counter::kIsRate);
 }
+static void BM_StationWindow(benchmark::State& st) { step_window(st, nullptr); }
 BENCHMARK(BM_StationWindow)->Arg(10000)->Iterations(1)->Repetitions(3)->Unit(benchmark::kSecond);
 
 // The same window on a pool of N threads (issue 20: at least 1.8x the one-thread
 // speed on 2 cores, the same bits on any count). Wall time: what threads buy.
 // Compare /threads:1 and /threads:2 from one run with interleaved repetitions.
 static void BM_StationWindowThreads(benchmark::State& st) {
-  const auto n = static_cast<uint32_t>(st.range(0));
-  const auto threads = static_cast<uint32_t>(st.range(1));
-  constexpr int kFrom = 40, kTo = 314;
-  const station::Input none;
-  ThreadPool workers(threads);
-  for (auto _ : st) {
-    st.PauseTiming();
-    station::StationModel m(big_hall(n));
-    m.set_workers(&workers);
-    for (int k = 0; k < kFrom; ++k) m.step(none);
-    st.ResumeTiming();
-    for (int k = kFrom; k < kTo; ++k) m.step(none);
-    benchmark::ClobberMemory();
-  }
-  const double ticks = static_cast<double>(st.iterations()) * (kTo - kFrom);
-  st.counters["ticks_per_s"] = benchmark::Counter(ticks, benchmark::Counter::kIsRate);
-  st.counters["x_realtime"] = benchmark::Counter(ticks / 20.0, benchmark::Counter::kIsRate);
+  ThreadPool workers(static_cast<uint32_t>(st.range(1)));
+  step_window(st, &workers);
 }
 BENCHMARK(BM_StationWindowThreads)
     ->ArgNames({"walkers", "threads"})
