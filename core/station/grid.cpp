@@ -230,6 +230,15 @@ void NavGrid::build_buckets() {
         for (std::size_t c = 0; c < un; ++c) seg_start_[c + 1] = seg_start_[c] + count[c];
         seg_items_.assign(static_cast<std::size_t>(seg_start_[un]), 0);
         fill.assign(seg_start_.begin(), seg_start_.end() - 1);
+        // seg_sum_[(j + 1) (nx + 1) + i + 1]: the segment entries of the cells [0, i] x [0, j].
+        const auto w = static_cast<std::size_t>(nx_ + 1);
+        seg_sum_.assign(w * static_cast<std::size_t>(ny_ + 1), 0);
+        for (int32_t j = 0; j < ny_; ++j)
+          for (int32_t i = 0; i < nx_; ++i) {
+            const auto uj = static_cast<std::size_t>(j), ui = static_cast<std::size_t>(i);
+            seg_sum_[(uj + 1) * w + ui + 1] = count[uj * static_cast<std::size_t>(nx_) + ui] + seg_sum_[uj * w + ui + 1] +
+                                              seg_sum_[(uj + 1) * w + ui] - seg_sum_[uj * w + ui];
+          }
       }
       for (std::size_t s = 0; s < segs_.size(); ++s) {
         const Vec2 a = segs_[s].a, b = segs_[s].b;
@@ -405,6 +414,14 @@ bool NavGrid::visit_buckets(Vec2 a, Vec2 b, float reach, F&& f) const {
   const float r = reach + eps;
   const int32_t i0 = std::clamp(floor_to_int((std::min(a.x, b.x) - r - origin_.x) / cell_), 0, nx_ - 1);
   const int32_t i1 = std::clamp(floor_to_int((std::max(a.x, b.x) + r - origin_.x) / cell_), 0, nx_ - 1);
+  // Every column's rows below lie within these (its ends are points of a-b):
+  // where the whole box holds no segment there is nothing to visit. Skipping
+  // cells without segments changes neither which segments are visited nor their order.
+  {
+    const int32_t jg0 = std::clamp(floor_to_int((std::min(a.y, b.y) - r - origin_.y) / cell_), 0, ny_ - 1);
+    const int32_t jg1 = std::clamp(floor_to_int((std::max(a.y, b.y) + r - origin_.y) / cell_), 0, ny_ - 1);
+    if (segs_in(i0, i1, jg0, jg1) == 0) return true;
+  }
   const float dx = b.x - a.x, dy = b.y - a.y;
   const bool steep = !(dx > 1e-6f || dx < -1e-6f);
   for (int32_t i = i0; i <= i1; ++i) {
@@ -426,6 +443,7 @@ bool NavGrid::visit_buckets(Vec2 a, Vec2 b, float reach, F&& f) const {
     }
     const int32_t j0 = std::clamp(floor_to_int((ylo - r - origin_.y) / cell_), 0, ny_ - 1);
     const int32_t j1 = std::clamp(floor_to_int((yhi + r - origin_.y) / cell_), 0, ny_ - 1);
+    if (segs_in(i, i, j0, j1) == 0) continue;
     for (int32_t j = j0; j <= j1; ++j) {
       const std::size_t c = static_cast<std::size_t>(j * nx_ + i);
       for (int32_t k = seg_start_[c]; k < seg_start_[c + 1]; ++k)
@@ -433,6 +451,14 @@ bool NavGrid::visit_buckets(Vec2 a, Vec2 b, float reach, F&& f) const {
     }
   }
   return true;
+}
+
+int32_t NavGrid::segs_in(int32_t i0, int32_t i1, int32_t j0, int32_t j1) const {
+  if (i0 > i1 || j0 > j1) return 0;
+  const auto w = static_cast<std::size_t>(nx_ + 1);
+  const auto x0 = static_cast<std::size_t>(i0), x1 = static_cast<std::size_t>(i1) + 1;
+  const auto y0 = static_cast<std::size_t>(j0), y1 = static_cast<std::size_t>(j1) + 1;
+  return seg_sum_[y1 * w + x1] - seg_sum_[y0 * w + x1] - seg_sum_[y1 * w + x0] + seg_sum_[y0 * w + x0];
 }
 
 float NavGrid::nearest_wall(Vec2 p, float cap) const {

@@ -295,6 +295,10 @@ class NavGrid {
   std::size_t n_walk_ = 0;
   std::vector<WallSegment> segs_;
   std::vector<int32_t> seg_start_, seg_items_;    // per cell: wall segments touching it (CSR)
+  // Summed-area table of the cells' segment counts, (nx + 1) x (ny + 1): a
+  // rectangle of cells with no segment is skipped by visit_buckets at once.
+  std::vector<int32_t> seg_sum_;
+  int32_t segs_in(int32_t i0, int32_t i1, int32_t j0, int32_t j1) const;
   std::vector<int32_t> poly_start_, poly_items_;  // per cell: polygons whose box touches it (CSR)
   std::vector<uint8_t> cell_state_;               // 0 all off floor, 1 all on floor, 2 mixed
   std::vector<Vec2> node_;
