@@ -23,6 +23,7 @@
 #include "json_out.h"
 #include "lockstep/core/model.h"
 #include "lockstep/core/text.h"
+#include "lockstep/pool/thread_pool.h"
 #include "lockstep/replay/lsr.h"
 #include "lockstep/replay/replay.h"
 #include "progress.h"
@@ -460,6 +461,7 @@ class RecordingFile {
 struct ProfileArgs {
   std::string input, out, record;
   long long ticks = -1, from = -1, to = -1;
+  unsigned threads = 1;  // the phases' one-thread cost unless asked (0: every core)
   bool no_record = false, json = false;
 };
 
@@ -504,6 +506,10 @@ int cmd_profile(const ProfileArgs& a) {
     for (uint64_t k = 0; k < first; ++k) model->step_scripted();  // up to --from: not profiled
   }
 
+  // The profiled steps on a pool of --threads (a model that cannot use them ignores it): each
+  // phase's time is then the wall time of its parallel work; the results are the same bits.
+  ThreadPool pool(a.threads > 0 ? a.threads : ThreadPool::cores());
+  model->set_workers(&pool);
   const RecordingFile recfile(a.record, a.no_record);
   Profiler prof(a.out, *model, a.input);
   ModelWatch model_watch(prof.timeline);
@@ -570,6 +576,7 @@ int cmd_profile(const ProfileArgs& a) {
     j["from"] = first;
     j["to"] = last;
     j["profiled_ticks"] = prof.ticks();
+    j["threads"] = pool.threads();
     j["trace"] = a.out;
     j["trace_events"] = prof.events();
     j["recording"] = recfile.temporary() || recfile.path().empty() ? JsonOut(nullptr) : JsonOut(recfile.path());
@@ -599,6 +606,7 @@ int cmd_profile(const ProfileArgs& a) {
   std::printf("profile     %s (model %s v%u), ticks %llu to %llu (%llu ticks)\n", a.input.c_str(), info.name.c_str(),
               info.version, static_cast<unsigned long long>(first), static_cast<unsigned long long>(last),
               static_cast<unsigned long long>(prof.ticks()));
+  std::printf("threads     %u\n", pool.threads());
   std::printf("final hash  %s\n", hex64(model->hashes().whole).c_str());
   if (rec_in)
     std::printf("recording   %s\n", mismatches ? ("DIVERGED: " + std::to_string(mismatches) + " steps hash differently from the recording, the first at tick " +
@@ -644,6 +652,10 @@ class Profile final : public Command {
                    "Last step profiled (inclusive)");
     sub->add_option("--record", a_.record, "Keep the recording made while profiling here (.lsr; default: a temporary file)");
     sub->add_flag("--no-record", a_.no_record, "Profile the step alone, without the recorder")->excludes(sub->get_option("--record"));
+    sub->add_option("--threads", a_.threads,
+                    "Threads to step on, for a model that can use several (default 1: each phase's one-thread "
+                    "cost; 0: every core); the same results on any number")
+        ->check(CLI::Range(0u, 256u));
     add_json_flag(sub, a_.json);
     sub->footer(
         "\nExample:\n  lockstep profile fixtures/station/hall.json -o hall-trace.json\n"
