@@ -101,7 +101,6 @@ NavGrid::NavGrid(const GridInput& in) {
   std::vector<float> node_reach;
   place_nodes(node_reach);
   measure_edges(node_reach);
-  reset_search();
 }
 
 // The constructor's phases, in order.
@@ -370,16 +369,32 @@ void NavGrid::measure_edges(const std::vector<float>& node_reach) {
   }
 }
 
-void NavGrid::reset_search() {
+std::unique_ptr<NavGrid::Scratch> NavGrid::take_scratch() const {
+  {
+    std::lock_guard lk(scratch_mu_);
+    if (!scratch_free_.empty()) {
+      std::unique_ptr<Scratch> s = std::move(scratch_free_.back());
+      scratch_free_.pop_back();
+      return s;
+    }
+  }
   const std::size_t un = static_cast<std::size_t>(nx_ * ny_);
-  g_.assign(un + 1, 0);
-  f_.assign(un + 1, 0);
-  hpos_.assign(un + 1, -1);
-  goal_link_.assign(un, 0);
-  parent_.assign(un + 1, -1);
-  seen_.assign(un + 1, 0);
-  closed_.assign(un + 1, 0);
-  goal_mark_.assign(un, 0);
+  auto s = std::make_unique<Scratch>();
+  s->g.assign(un + 1, 0);
+  s->f.assign(un + 1, 0);
+  s->hpos.assign(un + 1, -1);
+  s->goal_link.assign(un, 0);
+  s->parent.assign(un + 1, -1);
+  s->seen.assign(un + 1, 0);
+  s->closed.assign(un + 1, 0);
+  s->goal_mark.assign(un, 0);
+  return s;
+}
+
+void NavGrid::give_scratch(std::unique_ptr<Scratch> s, const SearchStats& stats) const {
+  std::lock_guard lk(scratch_mu_);
+  stats_ = stats;
+  scratch_free_.push_back(std::move(s));
 }
 
 // ================================================================ layout
@@ -639,6 +654,7 @@ struct NavGrid::Soft {
   const DirCost* dc = nullptr;
   const LinearCost* lin = nullptr;
   int32_t lx0 = 0, ly0 = 0, lx1 = -1, ly1 = -1;
+  const LinearField* view = nullptr;  // its overrides (zero and own cells)
   bool any() const { return ex || dc || lin; }
   static Soft make(const std::vector<float>* extra, const std::vector<DirCost>* dir, const LinearField* field,
                    int32_t nx, int32_t ny) {
@@ -651,15 +667,25 @@ struct NavGrid::Soft {
       s.lx1 = std::min(field->ix1, nx - 1);
       s.ly1 = std::min(field->iy1, ny - 1);
       if (s.lx0 <= s.lx1 && s.ly0 <= s.ly1) s.lin = field->cells->data();
+      s.view = field;
     }
     return s;
+  }
+  // The linear field's cost of cell c (in the window), its overrides first.
+  const LinearCost& linear(std::size_t uc, int32_t ix, int32_t iy) const {
+    static const LinearCost kNone{};
+    const LinearField& f = *view;
+    if (ix >= f.zx0 && ix <= f.zx1 && iy >= f.zy0 && iy <= f.zy1) return kNone;
+    if (ix >= f.ox0 && ix <= f.ox1 && iy >= f.oy0 && iy <= f.oy1)
+      return f.own[static_cast<std::size_t>((iy - f.oy0) * (f.ox1 - f.ox0 + 1) + (ix - f.ox0))];
+    return lin[uc];
   }
   // Cell c at column ix, row iy, a step along the unit u.
   float at(int32_t c, int32_t ix, int32_t iy, Vec2 u) const {
     const std::size_t uc = static_cast<std::size_t>(c);
     float v = ex ? ex[uc] : 0.0f;
     if (dc) v += std::max(dc[uc].per_metre(u), 0.0f);
-    if (lin && ix >= lx0 && ix <= lx1 && iy >= ly0 && iy <= ly1) v += lin[uc].per_metre(u);
+    if (lin && ix >= lx0 && ix <= lx1 && iy >= ly0 && iy <= ly1) v += linear(uc, ix, iy).per_metre(u);
     return v;
   }
 };
@@ -776,91 +802,96 @@ float NavGrid::path_length(const std::vector<Vec2>& polyline) {
 // The open heap: an indexed binary heap of nodes (each at most once, a lower
 // cost moves it up). It orders by f, then larger g (deeper first), then lower
 // node index: a total order, so the order of pops depends on the keys alone.
-bool NavGrid::heap_before(int32_t x, int32_t y) const {
+bool NavGrid::heap_before(const Scratch& s, int32_t x, int32_t y) {
   const std::size_t ux = static_cast<std::size_t>(x), uy = static_cast<std::size_t>(y);
-  if (f_[ux] != f_[uy]) return f_[ux] < f_[uy];
-  if (g_[ux] != g_[uy]) return g_[ux] > g_[uy];
+  if (s.f[ux] != s.f[uy]) return s.f[ux] < s.f[uy];
+  if (s.g[ux] != s.g[uy]) return s.g[ux] > s.g[uy];
   return x < y;
 }
 
-void NavGrid::heap_sift_up(std::size_t i) const {
-  const int32_t v = heap_[i];
+void NavGrid::heap_sift_up(Scratch& s, std::size_t i) {
+  const int32_t v = s.heap[i];
   while (i > 0) {
     const std::size_t p = (i - 1) / 2;
-    if (!heap_before(v, heap_[p])) break;
-    heap_[i] = heap_[p];
-    hpos_[static_cast<std::size_t>(heap_[i])] = static_cast<int32_t>(i);
+    if (!heap_before(s, v, s.heap[p])) break;
+    s.heap[i] = s.heap[p];
+    s.hpos[static_cast<std::size_t>(s.heap[i])] = static_cast<int32_t>(i);
     i = p;
   }
-  heap_[i] = v;
-  hpos_[static_cast<std::size_t>(v)] = static_cast<int32_t>(i);
+  s.heap[i] = v;
+  s.hpos[static_cast<std::size_t>(v)] = static_cast<int32_t>(i);
 }
 
-// Push `node` (not yet in the heap: hpos_ < 0) or move it up after its f fell.
-void NavGrid::heap_update(int32_t node) const {
-  int32_t& pos = hpos_[static_cast<std::size_t>(node)];
+// Push `node` (not yet in the heap: s.hpos < 0) or move it up after its f fell.
+void NavGrid::heap_update(Scratch& s, int32_t node) {
+  int32_t& pos = s.hpos[static_cast<std::size_t>(node)];
   if (pos < 0) {
-    heap_.push_back(node);
-    pos = static_cast<int32_t>(heap_.size() - 1);
+    s.heap.push_back(node);
+    pos = static_cast<int32_t>(s.heap.size() - 1);
   }
-  heap_sift_up(static_cast<std::size_t>(pos));
+  heap_sift_up(s, static_cast<std::size_t>(pos));
 }
 
-int32_t NavGrid::heap_pop() const {
-  const int32_t top = heap_[0];
-  hpos_[static_cast<std::size_t>(top)] = -1;
-  const int32_t last = heap_.back();
-  heap_.pop_back();
-  const std::size_t n = heap_.size();
+int32_t NavGrid::heap_pop(Scratch& s) {
+  const int32_t top = s.heap[0];
+  s.hpos[static_cast<std::size_t>(top)] = -1;
+  const int32_t last = s.heap.back();
+  s.heap.pop_back();
+  const std::size_t n = s.heap.size();
   if (n == 0) return top;
   std::size_t i = 0;
   for (;;) {
     const std::size_t l = 2 * i + 1, r = l + 1;
     std::size_t m = n;  // the child to move up, if any
     int32_t best = last;
-    if (l < n && heap_before(heap_[l], best)) {
+    if (l < n && heap_before(s, s.heap[l], best)) {
       m = l;
-      best = heap_[l];
+      best = s.heap[l];
     }
-    if (r < n && heap_before(heap_[r], best)) {
+    if (r < n && heap_before(s, s.heap[r], best)) {
       m = r;
-      best = heap_[r];
+      best = s.heap[r];
     }
     if (m == n) break;
-    heap_[i] = best;
-    hpos_[static_cast<std::size_t>(best)] = static_cast<int32_t>(i);
+    s.heap[i] = best;
+    s.hpos[static_cast<std::size_t>(best)] = static_cast<int32_t>(i);
     i = m;
   }
-  heap_[i] = last;
-  hpos_[static_cast<std::size_t>(last)] = static_cast<int32_t>(i);
+  s.heap[i] = last;
+  s.hpos[static_cast<std::size_t>(last)] = static_cast<int32_t>(i);
   return top;
 }
 
 std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std::vector<float>* extra_cost,
                                      const std::vector<DirCost>* dir_cost, const LinearField* lin) const {
-  stats_ = SearchStats{};
   if (!finite(a)) bad("find_path", "the start point is NaN or infinite");
   if (!finite(goal)) bad("find_path", "the goal point is NaN or infinite");
   if (!finite(radius) || radius < 0.0f || radius > kMaxRadius_m)
     bad("find_path", "the radius must be 0 .. " + std::to_string(kMaxRadius_m) + " m, got " + std::to_string(radius));
   check_costs("find_path", extra_cost, dir_cost, lin);
   const Soft sc = Soft::make(extra_cost, dir_cost, lin, nx_, ny_);
-  if (++stamp_ == 0) {  // wrapped: clear the marks once every 2^32 searches
-    std::fill(seen_.begin(), seen_.end(), 0u);
-    std::fill(closed_.begin(), closed_.end(), 0u);
-    std::fill(goal_mark_.begin(), goal_mark_.end(), 0u);
-    stamp_ = 1;
+  std::unique_ptr<Scratch> held = take_scratch();
+  Scratch& s = *held;
+  s.stats = SearchStats{};
+  if (++s.stamp == 0) {  // wrapped: clear the marks once every 2^32 searches
+    std::fill(s.seen.begin(), s.seen.end(), 0u);
+    std::fill(s.closed.begin(), s.closed.end(), 0u);
+    std::fill(s.goal_mark.begin(), s.goal_mark.end(), 0u);
+    s.stamp = 1;
   }
+  std::vector<Vec2> out;
   Ends ends;
-  if (!link_ends(a, goal, radius, sc, ends)) return {};
-  if (!search(ends, radius, sc)) return {};
-  stats_.cost = static_cast<float>(g_[static_cast<std::size_t>(cell_count())]) / 1000.0f;
-  std::vector<Vec2> raw;
-  std::vector<float> seg_clear;
-  grid_path(ends, raw, seg_clear);
-  stats_.raw_points = static_cast<int32_t>(raw.size());
-  if (raw.size() == 1) return {ends.start_pt, ends.goal_pt};
-  return pull_string(raw, seg_clear, ends, radius, sc);
+  if (link_ends(a, goal, radius, sc, ends, s) && search(ends, radius, sc, s)) {
+    s.stats.cost = static_cast<float>(s.g[static_cast<std::size_t>(cell_count())]) / 1000.0f;
+    std::vector<Vec2> raw;
+    std::vector<float> seg_clear;
+    grid_path(ends, raw, seg_clear, s);
+    s.stats.raw_points = static_cast<int32_t>(raw.size());
+    out = raw.size() == 1 ? std::vector<Vec2>{ends.start_pt, ends.goal_pt} : pull_string(raw, seg_clear, ends, radius, sc, s);
+  }
+  const SearchStats stats = s.stats;
+  give_scratch(std::move(held), stats);
+  return out;
 }
 
 // ---- find_path's phases
@@ -868,7 +899,7 @@ std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std:
 // The links from an end point to the open nodes of its 3 x 3 cells that it sees in a straight line. The
 // link need only keep min(radius, the end's own clearance), so a walker pressed against a wall can still
 // step off it. An end with no link is snapped to the nearest open node; false when there is none.
-bool NavGrid::link_ends(Vec2 a, Vec2 goal, float radius, const Soft& sc, Ends& e) const {
+bool NavGrid::link_ends(Vec2 a, Vec2 goal, float radius, const Soft& sc, Ends& e, Scratch& s) const {
   const bool soft = sc.any();
   // Extra cost per metre in cell c for a step along the unit u.
   auto soft_at = [&](int32_t c, Vec2 u) { return sc.at(c, c % nx_, c / nx_, u); };
@@ -907,25 +938,25 @@ bool NavGrid::link_ends(Vec2 a, Vec2 goal, float radius, const Soft& sc, Ends& e
     int32_t c;
     if (!nearest_open_node(a, radius, &e.start_pt, &c)) return false;
     e.start_links.push_back({c, 0});
-    stats_.start_snapped = true;
+    s.stats.start_snapped = true;
   }
   links_of(goal, &e.goal_clear, &e.goal_links);
   if (e.goal_links.empty()) {
     int32_t c;
     if (!nearest_open_node(goal, radius, &e.goal_pt, &c)) return false;
     e.goal_links.push_back({c, 0});
-    stats_.goal_snapped = true;
+    s.stats.goal_snapped = true;
   }
   for (const Link& l : e.goal_links) {
-    goal_mark_[static_cast<std::size_t>(l.cell)] = stamp_;
-    goal_link_[static_cast<std::size_t>(l.cell)] = l.cost;
+    s.goal_mark[static_cast<std::size_t>(l.cell)] = s.stamp;
+    s.goal_link[static_cast<std::size_t>(l.cell)] = l.cost;
   }
   return true;
 }
 
 // A* from the start links to the goal (node n, reached through the goal links); the costs and parents
-// are left in g_ and parent_. False when the goal cannot be reached.
-bool NavGrid::search(const Ends& e, float radius, const Soft& sc) const {
+// are left in g_ and s.parent. False when the goal cannot be reached.
+bool NavGrid::search(const Ends& e, float radius, const Soft& sc, Scratch& s) const {
   // ---- A*: nodes 0 .. n-1 are cells, n is the goal. A step between
   // neighbouring cells costs its nominal length (one cell straight, cell * sqrt 2
   // diagonal) times (comfort factor + the mean extra cost of the two cells); the
@@ -933,9 +964,9 @@ bool NavGrid::search(const Ends& e, float radius, const Soft& sc) const {
   // So h, the octile distance in cells to the box of the goal-linked cells, is
   // admissible and consistent.
   const int32_t kGoal = cell_count();
-  const uint32_t st = stamp_;
+  const uint32_t st = s.stamp;
   const bool soft = sc.any();
-  heap_.clear();
+  s.heap.clear();
   int32_t gx0 = nx_, gy0 = ny_, gx1 = -1, gy1 = -1;
   for (const Link& l : e.goal_links) {
     gx0 = std::min(gx0, l.cell % nx_);
@@ -954,35 +985,35 @@ bool NavGrid::search(const Ends& e, float radius, const Soft& sc) const {
   for (const Link& l : e.start_links) {
     const std::size_t uc = static_cast<std::size_t>(l.cell);
     const int64_t h = heuristic(l.cell);
-    if (seen_[uc] == st && g_[uc] <= l.cost) continue;
-    if (seen_[uc] != st) hpos_[uc] = -1;
-    seen_[uc] = st;
-    g_[uc] = l.cost;
-    f_[uc] = l.cost + h;
-    parent_[uc] = -1;
-    heap_update(l.cell);
+    if (s.seen[uc] == st && s.g[uc] <= l.cost) continue;
+    if (s.seen[uc] != st) s.hpos[uc] = -1;
+    s.seen[uc] = st;
+    s.g[uc] = l.cost;
+    s.f[uc] = l.cost + h;
+    s.parent[uc] = -1;
+    heap_update(s, l.cell);
   }
   bool reached = false;
-  while (!heap_.empty()) {
-    const int32_t node = heap_pop();
+  while (!s.heap.empty()) {
+    const int32_t node = heap_pop(s);
     const std::size_t ue = static_cast<std::size_t>(node);
-    closed_[ue] = st;
-    ++stats_.expanded;
+    s.closed[ue] = st;
+    ++s.stats.expanded;
     if (node == kGoal) {
       reached = true;
       break;
     }
-    const int64_t gc = g_[ue];
-    if (goal_mark_[ue] == st) {
-      const int64_t ng = gc + goal_link_[ue];
+    const int64_t gc = s.g[ue];
+    if (s.goal_mark[ue] == st) {
+      const int64_t ng = gc + s.goal_link[ue];
       const std::size_t ug = static_cast<std::size_t>(kGoal);
-      if (seen_[ug] != st || ng < g_[ug]) {
-        if (seen_[ug] != st) hpos_[ug] = -1;
-        seen_[ug] = st;
-        g_[ug] = ng;
-        f_[ug] = ng;
-        parent_[ug] = node;
-        heap_update(kGoal);
+      if (s.seen[ug] != st || ng < s.g[ug]) {
+        if (s.seen[ug] != st) s.hpos[ug] = -1;
+        s.seen[ug] = st;
+        s.g[ug] = ng;
+        s.f[ug] = ng;
+        s.parent[ug] = node;
+        heap_update(s, kGoal);
       }
     }
     const int32_t ix = node % nx_, iy = node / nx_;
@@ -991,35 +1022,35 @@ bool NavGrid::search(const Ends& e, float radius, const Soft& sc) const {
       if (cl < radius || cl < 0.0f) continue;
       const int32_t b = (iy + kDy[d]) * nx_ + (ix + kDx[d]);
       const std::size_t ub = static_cast<std::size_t>(b);
-      if (closed_[ub] == st) continue;
+      if (s.closed[ub] == st) continue;
       float per_m = comfort_factor(cl, radius);
       if (soft) per_m += 0.5f * (sc.at(node, ix, iy, kDir[d]) + sc.at(b, ix + kDx[d], iy + kDy[d], kDir[d]));
       const int64_t ng = gc + to_mm_steps(step_mm_f[d & 1] * per_m);
       const int64_t h = heuristic(b);
-      if (seen_[ub] == st && !(ng < g_[ub])) continue;
-      if (seen_[ub] != st) hpos_[ub] = -1;
-      seen_[ub] = st;
-      g_[ub] = ng;
-      f_[ub] = ng + h;
-      parent_[ub] = node;
-      heap_update(b);
+      if (s.seen[ub] == st && !(ng < s.g[ub])) continue;
+      if (s.seen[ub] != st) s.hpos[ub] = -1;
+      s.seen[ub] = st;
+      s.g[ub] = ng;
+      s.f[ub] = ng + h;
+      s.parent[ub] = node;
+      heap_update(s, b);
     }
   }
   return reached;
 }
 
 // The grid path: start, the nodes, goal, with seg_clear[k] what the step k -> k+1 keeps from the walls.
-void NavGrid::grid_path(const Ends& e, std::vector<Vec2>& raw, std::vector<float>& seg_clear) const {
+void NavGrid::grid_path(const Ends& e, std::vector<Vec2>& raw, std::vector<float>& seg_clear, Scratch& s) const {
   // ---- the grid path: start, the nodes, goal. seg_clear[k] is what the step
   // k -> k+1 keeps from the walls (the links from and to the end points are
   // not counted: the walker stands where it stands).
   std::vector<int32_t> cells;
-  for (int32_t c = parent_[static_cast<std::size_t>(cell_count())]; c >= 0; c = parent_[static_cast<std::size_t>(c)]) cells.push_back(c);
+  for (int32_t c = s.parent[static_cast<std::size_t>(cell_count())]; c >= 0; c = s.parent[static_cast<std::size_t>(c)]) cells.push_back(c);
   std::reverse(cells.begin(), cells.end());
   raw.push_back(e.start_pt);
   for (std::size_t k = 0; k < cells.size(); ++k) {
     const Vec2 q = node_[static_cast<std::size_t>(cells[k])];
-    if (k == 0 && stats_.start_snapped) continue;  // start_pt is this node
+    if (k == 0 && s.stats.start_snapped) continue;  // start_pt is this node
     float cl = kInf;
     if (k > 0) {
       const int32_t c0 = cells[k - 1], c1 = cells[k];
@@ -1030,7 +1061,7 @@ void NavGrid::grid_path(const Ends& e, std::vector<Vec2>& raw, std::vector<float
     seg_clear.push_back(cl);
     raw.push_back(q);
   }
-  if (!stats_.goal_snapped) {
+  if (!s.stats.goal_snapped) {
     seg_clear.push_back(kInf);
     raw.push_back(e.goal_pt);
   }
@@ -1038,7 +1069,7 @@ void NavGrid::grid_path(const Ends& e, std::vector<Vec2>& raw, std::vector<float
 
 // String-pulling of the grid path (the rules below).
 std::vector<Vec2> NavGrid::pull_string(const std::vector<Vec2>& raw, const std::vector<float>& seg_clear, const Ends& e,
-                                       float radius, const Soft& sc) const {
+                                       float radius, const Soft& sc, Scratch& s) const {
   const bool soft = sc.any();
   // ---- string-pulling, greedy forward from an anchor. A cut anchor -> k is kept when
   //  1. the body clears every wall (radius, or less at a start or goal that is
@@ -1056,7 +1087,7 @@ std::vector<Vec2> NavGrid::pull_string(const std::vector<Vec2>& raw, const std::
     for (std::size_t k = 0; k + 1 < m; ++k)
       total[k + 1] = total[k] + distance(raw[k], raw[k + 1]) + soft_segment(raw[k], raw[k + 1], sc);
   }
-  const bool start_real = !stats_.start_snapped, goal_real = !stats_.goal_snapped;
+  const bool start_real = !s.stats.start_snapped, goal_real = !s.stats.goal_snapped;
   const float start_trim = start_real ? distance(raw[0], raw[1]) : 0.0f;
   const float goal_trim = goal_real ? distance(raw[m - 2], raw[m - 1]) : 0.0f;
   // Rule 3: length + soft cost of the cut raw[i] -> raw[k] against the stretch's.

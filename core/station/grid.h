@@ -25,6 +25,8 @@
 #include <cstdint>
 #include <limits>
 #include <utility>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "station/geom.h"
@@ -90,6 +92,12 @@ struct LinearField {
   const std::vector<LinearCost>* cells = nullptr;
   int32_t ix0 = 0, iy0 = 0;
   int32_t ix1 = std::numeric_limits<int32_t>::max(), iy1 = std::numeric_limits<int32_t>::max();
+  // One reader's view of a shared field, read without changing `cells`: the
+  // cells of columns zx0..zx1 and rows zy0..zy1 cost nothing; else those of
+  // columns ox0..ox1 and rows oy0..oy1 (at most 3 x 3) cost own[row-major].
+  int32_t zx0 = 0, zy0 = 0, zx1 = -1, zy1 = -1;
+  int32_t ox0 = 0, oy0 = 0, ox1 = -1, oy1 = -1;
+  std::array<LinearCost, 9> own{};
 };
 
 /// One wall segment of the grid's wall set.
@@ -255,10 +263,10 @@ class NavGrid {
   void classify_cells();
   void place_nodes(std::vector<float>& node_reach);
   void measure_edges(const std::vector<float>& node_reach);
-  void reset_search();
 
   // find_path's phases: link the ends to the grid; A*; the grid path; string-pulling.
-  struct Soft;  // the extra costs of one call (grid.cpp)
+  struct Soft;     // the extra costs of one call (grid.cpp)
+  struct Scratch;  // one search's working memory (below)
   struct Link {
     int32_t cell;
     int64_t cost;  // mm
@@ -268,11 +276,11 @@ class NavGrid {
     float start_clear = -1.0f, goal_clear = -1.0f;  ///< each end's own clearance (-1: off the floor)
     Vec2 start_pt, goal_pt;                          ///< the ends, or the nodes they were snapped to
   };
-  bool link_ends(Vec2 a, Vec2 goal, float radius, const Soft& sc, Ends& e) const;
-  bool search(const Ends& e, float radius, const Soft& sc) const;
-  void grid_path(const Ends& e, std::vector<Vec2>& raw, std::vector<float>& seg_clear) const;
+  bool link_ends(Vec2 a, Vec2 goal, float radius, const Soft& sc, Ends& e, Scratch& s) const;
+  bool search(const Ends& e, float radius, const Soft& sc, Scratch& s) const;
+  void grid_path(const Ends& e, std::vector<Vec2>& raw, std::vector<float>& seg_clear, Scratch& s) const;
   std::vector<Vec2> pull_string(const std::vector<Vec2>& raw, const std::vector<float>& seg_clear, const Ends& e, float radius,
-                                const Soft& sc) const;
+                                const Soft& sc, Scratch& s) const;
 
   float nearest_wall(Vec2 p, float cap) const;  // min(distance to nearest wall, cap), ignores floor
   bool inside_exact(Vec2 p) const;
@@ -283,10 +291,10 @@ class NavGrid {
                    const LinearField* lin) const;
   template <class F>
   bool visit_buckets(Vec2 a, Vec2 b, float reach, F&& f) const;
-  bool heap_before(int32_t x, int32_t y) const;
-  void heap_sift_up(std::size_t i) const;
-  void heap_update(int32_t node) const;
-  int32_t heap_pop() const;
+  static bool heap_before(const Scratch& s, int32_t x, int32_t y);
+  static void heap_sift_up(Scratch& s, std::size_t i);
+  static void heap_update(Scratch& s, int32_t node);
+  static int32_t heap_pop(Scratch& s);
 
   float cell_ = 0.7f;
   Vec2 origin_;
@@ -305,13 +313,22 @@ class NavGrid {
   std::vector<float> node_clear_;
   std::vector<float> edge_clear_;  // [cell * 8 + dir], -1 when no edge
 
-  // Scratch for find_path (never changes a result).
-  mutable std::vector<int64_t> g_, f_, goal_link_;  // costs in mm
-  mutable std::vector<int32_t> parent_, hpos_;
-  mutable std::vector<uint32_t> seen_, closed_, goal_mark_;
-  mutable uint32_t stamp_ = 0;
-  mutable std::vector<int32_t> heap_;
-  mutable SearchStats stats_;
+  // Scratch for find_path (never changes a result): one per search running at
+  // once, taken from a pool under a lock, so that searches on several threads
+  // (the station's routes on its workers) do not share one.
+  struct Scratch {
+    std::vector<int64_t> g, f, goal_link;  // costs in mm
+    std::vector<int32_t> parent, hpos;
+    std::vector<uint32_t> seen, closed, goal_mark;
+    uint32_t stamp = 0;
+    std::vector<int32_t> heap;
+    SearchStats stats;
+  };
+  std::unique_ptr<Scratch> take_scratch() const;
+  void give_scratch(std::unique_ptr<Scratch> s, const SearchStats& stats) const;
+  mutable std::mutex scratch_mu_;
+  mutable std::vector<std::unique_ptr<Scratch>> scratch_free_;
+  mutable SearchStats stats_;  // the last search's, for last_stats()
 };
 
 }  // namespace lockstep::station

@@ -67,12 +67,12 @@ void StationModel::rebuild_path(uint32_t w) {
   const bool to_goal = rt.next_anchor >= rt.anchors.size();
   const V2 to = to_goal ? portal_goal(wk.destination, wk.pos) : rt.anchors[rt.next_anchor];
   // seed 002, Crowds: "Paths planned" count the crowd as the walker feels it.
+  crowd_costs(wk.floor);  // built once a step (in plan_phase before its workers start)
   const LinearField crowd = crowd_view(w);
   rt.waypoints = plan_path(wk.floor, wk.pos, to, wk.radius, &crowd);
   if (rt.waypoints.empty()) rt.waypoints.push_back(to);
   rt.next = 0;
   wk.crowd_ref = grids_[wk.floor]->soft_cost(path_ahead(wk, rt), crowd, kCrowdCheckM);
-  crowd_restore(wk.floor);
   begin_leg(w);
 }
 
@@ -162,9 +162,13 @@ float StationModel::felt_density(uint32_t floor, V2 p, V2 u) const {
 }
 
 const std::vector<LinearCost>& StationModel::crowd_costs(uint32_t floor) {
+  const bool fresh = floor < crowd_fresh_.size() && crowd_fresh_[floor] && crowd_cost_.size() == grids_.size();
+  if (fresh) return crowd_cost_[floor];
+  // plan_phase builds the floors its walkers may search before it plans them on the workers.
+  if (planning_on_workers_)
+    throw std::logic_error("station: a floor's crowd costs asked for on the workers before they were built (plan_may_search)");
   if (crowd_fresh_.size() != grids_.size()) crowd_fresh_.assign(grids_.size(), 0);
   if (crowd_box_.size() != grids_.size()) crowd_box_.resize(grids_.size()), crowd_cost_.resize(grids_.size());
-  if (crowd_fresh_[floor]) return crowd_cost_[floor];
   crowd_fresh_[floor] = 1;
   const NavGrid& grid = *grids_[floor];
   const CrowdField& cf = state_.crowd[floor];
@@ -199,35 +203,37 @@ const std::vector<LinearCost>& StationModel::crowd_costs(uint32_t floor) {
       }
       for (std::size_t q = 0; q < 4; ++q) any = any || sum[q] != 0.0f;
       box[c] = sum;
-      if (any) crowd_cell_cost(floor, c, 0.0f, 0.0f, V2{});
+      if (any) crowd_cost_[floor][c] = crowd_cell_value(floor, c, 0.0f, 0.0f, V2{});
     }
   return crowd_cost_[floor];
 }
 
 // Cell c's linear cost from its 3 x 3 sums less a body (ds standing, dm moving with unit velocities dv).
-void StationModel::crowd_cell_cost(uint32_t floor, std::size_t c, float ds, float dm, V2 dv) {
+LinearCost StationModel::crowd_cell_value(uint32_t floor, std::size_t c, float ds, float dm, V2 dv) const {
   const std::array<float, 4>& b = crowd_box_[floor][c];
   const float side = static_cast<float>(2 * kCrowdBox + 1) * grids_[floor]->cell();
   const float inv_area = 1.0f / (side * side);
   float s = b[0] - ds, m = b[1] - dm, vx = b[2] - dv.x, vy = b[3] - dv.y;
   if (!(s > 0.0f)) s = 0.0f;
   if (!(m > 0.0f)) m = 0.0f, vx = 0.0f, vy = 0.0f;
-  LinearCost& lc = crowd_cost_[floor][c];
+  LinearCost lc;
   lc.c0 = kCrowdWeight * ((s + kMoveShare * m) * inv_area - kFruinBCDensity);
   lc.cx = -kCrowdWeight * kFaceShare * vx * inv_area;
   lc.cy = -kCrowdWeight * kFaceShare * vy * inv_area;
   lc.cap = kCrowdWeight * kCrowdMaxExcess;
+  return lc;
 }
 
-LinearField StationModel::crowd_view(uint32_t w) {
-  // Every path search and crowd check starts here; plan_may_search sends
-  // every walker that could get here to the one-at-a-time pass.
-  if (planning_on_workers_) throw std::logic_error("station: a walker planned on the workers reached the crowd field (plan_may_search)");
+LinearField StationModel::crowd_view(uint32_t w) const {
+  // The floor's field as walker w feels it, read through the view's overrides
+  // (the shared field is not changed, so walkers on several threads can look
+  // at once). The field must have been built this step (crowd_costs).
   const Walker& wk = state_.walkers[w];
   const uint32_t f = wk.floor;
-  std::vector<LinearCost>& cost = crowd_cost_[(crowd_costs(f), f)];
+  if (f >= crowd_fresh_.size() || !crowd_fresh_[f])
+    throw std::logic_error("station: a walker's crowd view before its floor's crowd costs were built this step");  // crowd_costs first
+  const std::vector<LinearCost>& cost = crowd_cost_[f];
   const NavGrid& grid = *grids_[f];
-  crowd_saved_.clear();
   // The horizon (C6): the cells within 20 m of the walker, a square.
   const V2 o = grid.origin();
   const float cs = grid.cell();
@@ -252,39 +258,40 @@ LinearField StationModel::crowd_view(uint32_t w) {
     const bool standing = !(sp >= kStandingSpeed);
     const V2 dv = standing ? V2{} : wk.vel * (1.0f / sp);
     const int32_t ix = c % grid.nx(), iy = c / grid.nx();
-    for (int32_t dy = -kCrowdBox; dy <= kCrowdBox; ++dy)
-      for (int32_t dx = -kCrowdBox; dx <= kCrowdBox; ++dx) {
-        const int32_t k = grid.cell_at(ix + dx, iy + dy);
-        if (k < 0) continue;
-        crowd_saved_.emplace_back(static_cast<uint32_t>(k), cost[static_cast<std::size_t>(k)]);
-        crowd_cell_cost(f, static_cast<std::size_t>(k), standing ? 1.0f : 0.0f, standing ? 0.0f : 1.0f, dv);
-      }
+    static_assert(kCrowdBox == 1, "the view holds a 3 x 3 block of its own cells");
+    view.ox0 = std::max(ix - kCrowdBox, 0), view.ox1 = std::min(ix + kCrowdBox, grid.nx() - 1);
+    view.oy0 = std::max(iy - kCrowdBox, 0), view.oy1 = std::min(iy + kCrowdBox, grid.ny() - 1);
+    std::size_t q = 0;
+    for (int32_t y = view.oy0; y <= view.oy1; ++y)
+      for (int32_t x = view.ox0; x <= view.ox1; ++x)
+        view.own[q++] = crowd_cell_value(f, static_cast<std::size_t>(y * grid.nx() + x), standing ? 1.0f : 0.0f,
+                                         standing ? 0.0f : 1.0f, dv);
   }
   // "The crowd at the walker's own goal does not count": the cells whose
-  // centre is within the free radius (2 m, C5) of the goal portal's box. (Part
-  // 2: its queue too; a hook here.)
+  // centre is within the free radius (2 m, C5) of the goal portal's box (a
+  // rectangle of cells: a centre's x depends on its column alone, its y on its
+  // row). (Part 2: its queue too; a hook here.)
   const PortalGeom& pg = portals_[wk.destination];
   if (pg.floor == f) {
     const int32_t x0 = std::max(col(pg.minx - kGoalFreeM), view.ix0), x1 = std::min(col(pg.maxx + kGoalFreeM), view.ix1);
     const int32_t y0 = std::max(rowi(pg.miny - kGoalFreeM), view.iy0), y1 = std::min(rowi(pg.maxy + kGoalFreeM), view.iy1);
-    for (int32_t iy = y0; iy <= y1; ++iy)
-      for (int32_t ix = x0; ix <= x1; ++ix) {
-        const int32_t k = iy * grid.nx() + ix;
-        const V2 p = grid.cell_center(k);
-        if (p.x < pg.minx - kGoalFreeM || p.x > pg.maxx + kGoalFreeM || p.y < pg.miny - kGoalFreeM ||
-            p.y > pg.maxy + kGoalFreeM)
-          continue;
-        crowd_saved_.emplace_back(static_cast<uint32_t>(k), cost[static_cast<std::size_t>(k)]);
-        cost[static_cast<std::size_t>(k)] = LinearCost{};
-      }
+    view.zx0 = x1 + 1, view.zx1 = x1;  // empty until a column's centre is inside
+    for (int32_t ix = x0; ix <= x1; ++ix) {
+      const float px = grid.cell_center(ix).x;
+      if (px < pg.minx - kGoalFreeM || px > pg.maxx + kGoalFreeM) continue;
+      view.zx0 = std::min(view.zx0, ix);
+      view.zx1 = ix;
+    }
+    view.zy0 = y1 + 1, view.zy1 = y1;
+    for (int32_t iy = y0; iy <= y1; ++iy) {
+      const float py = grid.cell_center(iy * grid.nx()).y;
+      if (py < pg.miny - kGoalFreeM || py > pg.maxy + kGoalFreeM) continue;
+      view.zy0 = std::min(view.zy0, iy);
+      view.zy1 = iy;
+    }
+    if (view.zx0 > view.zx1 || view.zy0 > view.zy1) view.zx0 = 0, view.zx1 = -1, view.zy0 = 0, view.zy1 = -1;
   }
   return view;
-}
-
-void StationModel::crowd_restore(uint32_t floor) {
-  std::vector<LinearCost>& cost = crowd_cost_[floor];
-  for (std::size_t k = crowd_saved_.size(); k-- > 0;) cost[crowd_saved_[k].first] = crowd_saved_[k].second;
-  crowd_saved_.clear();
 }
 
 bool StationModel::crowd_check_exempt(const Walker& w) const {
@@ -304,14 +311,14 @@ bool StationModel::crowd_check_exempt(const Walker& w) const {
 bool StationModel::crowd_check(uint32_t w) {
   Walker& wk = state_.walkers[w];
   Route& rt = state_.routes[w];
+  crowd_costs(wk.floor);
   const LinearField view = crowd_view(w);
   const NavGrid& grid = *grids_[wk.floor];
   std::vector<V2> ahead = path_ahead(wk, rt);
   const float now = grid.soft_cost(ahead, view, kCrowdCheckM);
   if (!(now - wk.crowd_ref > kCrowdGrowthM)) {
     wk.crowd_ref = now;
-    crowd_restore(wk.floor);
-    return false;
+      return false;
   }
   // The point the horizon away along the path (a corner, or a point on a leg) ends the replanned stretch;
   // a path shorter than that is replanned whole.
@@ -331,8 +338,7 @@ bool StationModel::crowd_check(uint32_t w) {
     run += len;
   }
   if (cut == 0) {
-    crowd_restore(wk.floor);
-    rebuild_path(w);
+      rebuild_path(w);
   } else {
     std::vector<V2> head = plan_path(wk.floor, wk.pos, ahead[cut], wk.radius, &view);
     if (head.empty()) head.push_back(ahead[cut]);
@@ -340,11 +346,10 @@ bool StationModel::crowd_check(uint32_t w) {
     rt.waypoints = std::move(head);
     rt.next = 0;
     wk.crowd_ref = grid.soft_cost(path_ahead(wk, rt), view, kCrowdCheckM);
-    crowd_restore(wk.floor);
-    begin_leg(w);
+      begin_leg(w);
   }
-  ++state_.stats.rebuilt_paths;
-  ++state_.stats.crowd_rebuilds;
+  ++plan_counts_[w][kCountRebuilt];
+  ++plan_counts_[w][kCountCrowdRebuilds];
   return true;
 }
 
@@ -491,7 +496,7 @@ void StationModel::recheck_leg(uint32_t w, V2& corner) {
       // A rebuild that gives the same corner is no new leg: the stuck timer runs on.
       const float stuck = wk.stuck_s, ref = wk.progress_ref;
       rebuild_path(w);
-      ++state_.stats.rebuilt_paths;
+      ++plan_counts_[w][kCountRebuilt];
       const V2 again = route_corner(w);
       if (again == corner) {
         wk.stuck_s = stuck;
@@ -622,9 +627,9 @@ void StationModel::recover_if_stuck(uint32_t w, V2 drive, std::vector<uint8_t>& 
     if (which >= 0) side = cross(e, at - wk.pos) > 0.0f ? -1.0f : 1.0f;
     kick[w] = side > 0.0f ? 1 : 2;
     ++wk.unsticks;
-    ++state_.stats.unsticks;
+    ++plan_counts_[w][kCountUnsticks];
     rebuild_path(w);
-    ++state_.stats.rebuilt_paths;
+    ++plan_counts_[w][kCountRebuilt];
     wk.drive = route_corner(w);
     wk.progress_ref = length(wk.drive - wk.pos);
     wk.stuck_s = 0.0f;

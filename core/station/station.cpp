@@ -107,14 +107,22 @@ void StationModel::apply_inputs(const Input& input) {
 
 void StationModel::plan_phase() {
   const auto n = static_cast<uint32_t>(state_.walkers.size());
-  // Routes: each walker writes only its own route and plan fields and reads
-  // no other walker's, so the order they are planned in does not matter. Those
-  // that may search a path, check the crowd or recover this tick share the
-  // crowd field (patched round each for its call), the grid's search scratch
-  // and the step's counters: they are planned one at a time, in walker order,
-  // after the rest have been planned on the workers.
+  // Routes: each walker writes only its own route and plan fields and its
+  // own counts, and reads no other walker's plan, so the order they are
+  // planned in does not matter and every walker is planned on the workers. A
+  // search reads the floor's crowd field through its own view (crowd_view)
+  // and takes its own scratch from the grid; the field is built first, here,
+  // for each floor where someone may search, check the crowd or recover this
+  // tick (plan_may_search).
   std::vector<uint8_t> kick(n, 0);
-  std::vector<uint8_t> alone(n, 0);
+  std::vector<uint8_t> may_search(n, 0);
+  parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
+    for (uint32_t i = begin; i < end; ++i)
+      if (state_.walkers[i].phase == Phase::Walking && plan_may_search(i)) may_search[i] = 1;
+  });
+  for (uint32_t i = 0; i < n; ++i)
+    if (may_search[i]) crowd_costs(state_.walkers[i].floor);
+  plan_counts_.assign(n, {});
   struct OnWorkers {
     bool& flag;
     explicit OnWorkers(bool& f) : flag(f) { flag = true; }
@@ -125,17 +133,15 @@ void StationModel::plan_phase() {
   {
     const OnWorkers on_workers(planning_on_workers_);
     parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
-      for (uint32_t i = begin; i < end; ++i) {
-        if (state_.walkers[i].phase != Phase::Walking) continue;
-        if (plan_may_search(i))
-          alone[i] = 1;
-        else
-          plan_walker(i, kick);
-      }
+      for (uint32_t i = begin; i < end; ++i)
+        if (state_.walkers[i].phase == Phase::Walking) plan_walker(i, kick);
     });
   }
-  for (uint32_t i = 0; i < n; ++i)
-    if (alone[i]) plan_walker(i, kick);
+  for (uint32_t i = 0; i < n; ++i) {
+    state_.stats.rebuilt_paths += plan_counts_[i][kCountRebuilt];
+    state_.stats.crowd_rebuilds += plan_counts_[i][kCountCrowdRebuilds];
+    state_.stats.unsticks += plan_counts_[i][kCountUnsticks];
+  }
   // Sight: reads every walker's position, velocity, last direction and
   // headway, which nothing above changed; all yaws first, then all directions.
   std::vector<float> yaw(n, 0.0f);

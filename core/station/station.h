@@ -697,9 +697,8 @@ class StationModel {
   bool crowd_check(uint32_t w);  // true: the path was rebuilt
   // crowd costs (route.cpp): the floor's field of linear costs, built at most once per step
   const std::vector<LinearCost>& crowd_costs(uint32_t floor);
-  void crowd_cell_cost(uint32_t floor, std::size_t c, float ds, float dm, V2 dv);
-  LinearField crowd_view(uint32_t w);  // the field as w feels it (patched; undo with crowd_restore)
-  void crowd_restore(uint32_t floor);
+  LinearCost crowd_cell_value(uint32_t floor, std::size_t c, float ds, float dm, V2 dv) const;
+  LinearField crowd_view(uint32_t w) const;  // the field as w feels it (overrides on the shared field)
   // sight
   float sight_yaw(uint32_t w, V2 e) const;
   float headway_of(uint32_t w) const;
@@ -737,12 +736,14 @@ class StationModel {
   std::vector<uint8_t> crowd_fresh_;                       ///< per floor: built this step
   std::vector<std::vector<std::array<float, 4>>> crowd_box_;  ///< per floor, cell: 3 x 3 sums S, M, Vx, Vy
   std::vector<std::vector<LinearCost>> crowd_cost_;       ///< per floor, cell
-  std::vector<std::pair<uint32_t, LinearCost>> crowd_saved_;  ///< cells patched by crowd_view, to restore
   std::vector<int64_t> crowd_count_;                      ///< crowd_phase scratch: per cell S, M, Vx, Vy (fixed point)
   PhaseHook phases_;  ///< the profiler's observer, if any (not state)
   Workers* workers_ = nullptr;          ///< threads for the step, if any (not state)
   std::vector<uint8_t> refused_;        ///< per walker: its move refused this sub-step (summed after)
-  bool planning_on_workers_ = false;    ///< plan_phase's parallel pass is running: crowd_view refuses (not state)
+  /// plan_phase's counts per walker, summed into the state's statistics after the parallel pass.
+  enum PlanCount : std::size_t { kCountRebuilt, kCountCrowdRebuilds, kCountUnsticks, kPlanCounts };
+  std::vector<std::array<uint32_t, kPlanCounts>> plan_counts_;
+  bool planning_on_workers_ = false;  ///< plan_phase's parallel pass is running: crowd_costs must not build (not state)
   std::array<std::vector<std::vector<uint32_t>>, 2> list_parts_;  ///< per range: neighbours, walls (rebuild_neighbours)
   std::array<std::vector<uint32_t>, 2> list_counts_;              ///< per walker: neighbours, walls
 };
