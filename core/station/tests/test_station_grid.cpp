@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -674,6 +675,44 @@ TEST_CASE("Route a linear field counts only inside its window of cells", "[grid]
   // A window clipped past the grid's edge is the grid.
   LinearField huge{&cells, -100, -100, 100000, 100000};
   CHECK(g.soft_cost(line, huge) == g.soft_cost(line, whole));
+}
+
+TEST_CASE("Route a linear field's overrides read as the field changed in those cells would", "[grid][station]") {
+  // One reader's view of a shared field (the station's walker: its goal's cells
+  // free, its own 3 x 3 cells less its body): costs, paths and their bits the
+  // same as with a copy of the field changed in those cells, and the shared
+  // field left as it was.
+  GridInput in;
+  in.walkable.push_back(rect(0, 0, 20, 10));
+  const NavGrid g(in);
+  std::vector<LinearCost> cells(static_cast<std::size_t>(g.cell_count()), LinearCost{2.0f, 0.5f, -0.25f, 5.0f});
+  const std::vector<LinearCost> before = cells;
+  LinearField view{&cells};
+  const int32_t c = g.cell_index({6.0f, 4.0f});
+  const int32_t cx = c % g.nx(), cy = c / g.nx();
+  view.ox0 = cx - 1, view.ox1 = cx + 1, view.oy0 = cy - 1, view.oy1 = cy + 1;
+  for (std::size_t k = 0; k < 9; ++k) view.own[k] = LinearCost{0.1f * static_cast<float>(k), 0.0f, 0.3f, 5.0f};
+  const int32_t z = g.cell_index({15.0f, 6.0f});
+  view.zx0 = z % g.nx() - 2, view.zx1 = z % g.nx() + 1, view.zy0 = z / g.nx() - 1, view.zy1 = z / g.nx() + 2;
+  // The same by hand: a copy, changed.
+  std::vector<LinearCost> changed = cells;
+  for (int32_t y = view.oy0; y <= view.oy1; ++y)
+    for (int32_t x = view.ox0; x <= view.ox1; ++x)
+      changed[static_cast<std::size_t>(y * g.nx() + x)] = view.own[static_cast<std::size_t>((y - view.oy0) * 3 + (x - view.ox0))];
+  for (int32_t y = view.zy0; y <= view.zy1; ++y)
+    for (int32_t x = view.zx0; x <= view.zx1; ++x) changed[static_cast<std::size_t>(y * g.nx() + x)] = LinearCost{};
+  const LinearField plain{&changed};
+  for (const auto& line : {std::vector<Vec2>{{1, 4}, {19, 4}}, std::vector<Vec2>{{1, 1}, {15, 6}, {19, 9}},
+                           std::vector<Vec2>{{6, 9}, {6, 1}}}) {
+    const float a = g.soft_cost(line, view), b = g.soft_cost(line, plain);
+    CHECK(std::memcmp(&a, &b, sizeof a) == 0);
+  }
+  CHECK(g.soft_cost({{1, 4}, {19, 4}}, view) != g.soft_cost({{1, 4}, {19, 4}}, LinearField{&cells}));  // the overrides count
+  const auto pv = g.find_path({1, 4}, {19, 6}, 0.25f, nullptr, nullptr, &view);
+  const auto pp = g.find_path({1, 4}, {19, 6}, 0.25f, nullptr, nullptr, &plain);
+  REQUIRE(pv.size() == pp.size());
+  for (std::size_t k = 0; k < pv.size(); ++k) CHECK(std::memcmp(&pv[k], &pp[k], sizeof(Vec2)) == 0);
+  for (std::size_t k = 0; k < cells.size(); ++k) CHECK(std::memcmp(&cells[k], &before[k], sizeof(LinearCost)) == 0);
 }
 
 TEST_CASE("Route a linear field of the wrong size is refused by name", "[grid][station]") {
