@@ -437,13 +437,9 @@ bool StationModel::plan_may_search(uint32_t w) const {
   // The same float operations as the phases below, on this tick's state.
   const Walker& wk = state_.walkers[w];
   const Route& rt = state_.routes[w];
-  const bool reached = waypoint_reached(w);
-  if (reached && rt.next + 1 >= rt.waypoints.size()) return true;  // pass_waypoint: the next anchor's path
-  if (wk.crowd_check_s - kDt <= 0.0f) return true;                // check_crowd_ahead: the 2 s check
-  // recheck_leg: due, and the leg to the corner clips a wall (a new leg begun
-  // by pass_waypoint restarts the 0.5 s clock; no crowd check has moved the corner).
-  if (!reached && wk.recheck_s - kDt <= 0.0f && !segment_clear(wk.floor, wk.pos, route_corner(w), wk.radius * 0.5f))
-    return true;
+  if (waypoint_reached(w) && rt.next + 1 >= rt.waypoints.size()) return true;  // pass_waypoint: the next anchor's path
+  if (wk.crowd_check_s - kDt <= 0.0f) return true;                            // check_crowd_ahead: the 2 s check
+  if (wk.recheck_s - kDt <= 0.0f) return true;                                // recheck_leg: a rebuild if the leg clips
   // recover_if_stuck: the timer runs by kDt at most (begin_leg and progress only lower it).
   return wk.stuck_s + kDt >= scenario_.unstick_s;
 }

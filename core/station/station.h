@@ -676,10 +676,9 @@ class StationModel {
   /// pass_waypoint's test: the current waypoint (not the goal) is reached.
   bool waypoint_reached(uint32_t w) const;
   /// Whether plan_walker may, this tick, plan a path, check the crowd or
-  /// recover (each reads the shared crowd field, patched round the walker for
-  /// the call, the grid's search scratch and the step's counters): such
-  /// walkers are planned one at a time, the rest on the workers. Errs only
-  /// toward true.
+  /// recover (each reads the floor's crowd field): plan_phase builds the field
+  /// of those walkers' floors before it plans everyone on the workers. Errs
+  /// only toward true.
   bool plan_may_search(uint32_t w) const;
   V2 route_corner(uint32_t w) const;
   void pass_waypoint(uint32_t w);
