@@ -179,6 +179,130 @@ VoronoiMeasure voronoi_measure(const std::vector<Agent>& frame, const std::vecto
   return m;
 }
 
+namespace {
+uint64_t splitmix64(uint64_t& state) {
+  state += 0x9E3779B97F4A7C15ull;
+  uint64_t z = state;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
+int cusum_threshold(double acf) {
+  acf = std::min(std::max(acf, 0.0), 0.999);
+  const double c = std::sqrt(1.0 - acf * acf);
+  const double two_pi = 6.283185307179586;
+  uint64_t state = 0x5EED;
+  double x = 0, spare = 0;
+  bool have_spare = false;
+  int s = 0;
+  std::vector<long> hist(kCusumMax + 1, 0);
+  for (int step = 0; step < kCusumArSteps; ++step) {
+    double z;
+    if (!have_spare) {  // Box-Muller: two normals from two uniforms, u1 in (0, 1], u2 in [0, 1)
+      const uint64_t a = splitmix64(state), b = splitmix64(state);
+      const double u1 = static_cast<double>((a >> 11) + 1) * (1.0 / 9007199254740992.0);
+      const double u2 = static_cast<double>(b >> 11) * (1.0 / 9007199254740992.0);
+      const double r = std::sqrt(-2.0 * std::log(u1));
+      z = r * std::cos(two_pi * u2);
+      spare = r * std::sin(two_pi * u2);
+      have_spare = true;
+    } else {
+      z = spare;
+      have_spare = false;
+    }
+    x = step == 0 ? z : acf * x + c * z;
+    s = std::min(std::max(0, s + (std::fabs(x) > kCusumQ ? 1 : -1)), kCusumMax);
+    ++hist[static_cast<std::size_t>(s)];
+  }
+  int theta = 1;
+  long below = hist[0];
+  while (theta < kCusumMax && static_cast<double>(below + hist[static_cast<std::size_t>(theta)]) < kCusumGamma * kCusumArSteps)
+    below += hist[static_cast<std::size_t>(theta++)];
+  return theta;
+}
+
+Reference reference_of(const std::vector<double>& x, std::size_t lo, std::size_t hi) {
+  Reference r;
+  hi = std::min(hi, x.size());
+  if (lo >= hi) return r;
+  const double n = static_cast<double>(hi - lo);
+  for (std::size_t k = lo; k < hi; ++k) r.mean += x[k];
+  r.mean /= n;
+  double var = 0;
+  for (std::size_t k = lo; k < hi; ++k) var += (x[k] - r.mean) * (x[k] - r.mean);
+  r.std = std::sqrt(var / n);
+  if (hi - lo > 2) {  // Pearson's r of (x[k], x[k+1]) over the stretch
+    const double m = static_cast<double>(hi - lo - 1);
+    double ma = 0, mb = 0;
+    for (std::size_t k = lo; k + 1 < hi; ++k) ma += x[k], mb += x[k + 1];
+    ma /= m, mb /= m;
+    double sab = 0, saa = 0, sbb = 0;
+    for (std::size_t k = lo; k + 1 < hi; ++k) {
+      sab += (x[k] - ma) * (x[k + 1] - mb);
+      saa += (x[k] - ma) * (x[k] - ma);
+      sbb += (x[k + 1] - mb) * (x[k + 1] - mb);
+    }
+    if (saa > 0 && sbb > 0) r.acf = sab / std::sqrt(saa * sbb);
+  }
+  return r;
+}
+
+std::vector<Interval> steady_intervals(const std::vector<double>& x, std::size_t lo, std::size_t hi) {
+  const Reference ref = reference_of(x, lo, hi);
+  const int theta = cusum_threshold(ref.acf);
+  std::vector<char> steady(x.size());
+  int s = kCusumMax;
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    const double dev = ref.std > 0 ? std::fabs(x[k] - ref.mean) / ref.std
+                                   : (x[k] == ref.mean ? 0.0 : std::numeric_limits<double>::infinity());
+    s = std::min(std::max(0, s + (dev > kCusumQ ? 1 : -1)), kCusumMax);
+    steady[k] = s < theta;
+  }
+  std::vector<Interval> out;
+  const auto back = static_cast<std::ptrdiff_t>(kCusumMax - theta), lag = static_cast<std::ptrdiff_t>(theta);
+  for (std::size_t k = 0; k < x.size();) {
+    if (!steady[k]) {
+      ++k;
+      continue;
+    }
+    const std::size_t a = k;
+    while (k < x.size() && steady[k]) ++k;
+    const std::ptrdiff_t begin = std::max<std::ptrdiff_t>(0, static_cast<std::ptrdiff_t>(a) - back);
+    const std::ptrdiff_t end = static_cast<std::ptrdiff_t>(k) - 1 - lag;
+    if (begin >= end) continue;
+    const Interval i{static_cast<std::size_t>(begin), static_cast<std::size_t>(end)};
+    if (!out.empty() && i.begin <= out.back().end + 1) out.back().end = std::max(out.back().end, i.end);
+    else out.push_back(i);
+  }
+  return out;
+}
+
+std::vector<Interval> intersect(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+  std::vector<Interval> out;
+  for (const Interval& p : a)
+    for (const Interval& q : b) {
+      const std::size_t lo = std::max(p.begin, q.begin), hi = std::min(p.end, q.end);
+      if (lo < hi) out.push_back(Interval{lo, hi});
+    }
+  std::sort(out.begin(), out.end(), [](const Interval& l, const Interval& r) { return l.begin < r.begin; });
+  return out;
+}
+
+double drift_of(const std::vector<double>& x, const std::vector<Interval>& steady) {
+  std::vector<double> v;
+  for (const Interval& i : steady)
+    for (std::size_t k = i.begin; k <= i.end && k < x.size(); ++k) v.push_back(x[k]);
+  if (v.size() < 2) return 0;
+  const std::size_t h = v.size() / 2;
+  double a = 0, b = 0;
+  for (std::size_t k = 0; k < h; ++k) a += v[k];
+  for (std::size_t k = h; k < v.size(); ++k) b += v[k];
+  const double mean = (a + b) / static_cast<double>(v.size());
+  return mean > 0 ? (b / static_cast<double>(v.size() - h) - a / static_cast<double>(h)) / mean : 0.0;
+}
+
 Fit fit_line(const std::vector<double>& x, const std::vector<double>& y) {
   Fit f;
   const auto n = static_cast<double>(x.size());

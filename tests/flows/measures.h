@@ -7,6 +7,7 @@
 
 #include "corridor_series.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -67,6 +68,41 @@ struct VoronoiMeasure {
 };
 VoronoiMeasure voronoi_measure(const std::vector<Agent>& frame, const std::vector<double>& speeds,
                                const Poly& bounds, const Poly& area, double cutoff);
+
+/// Steady state of a time series: Liao, Tordeux, Seyfried, Chraibi et al. (2016)'s modified
+/// CUSUM, as JPSreport's SteadyState script runs it (docs/validation.md, "Steady state";
+/// tools/corridor-series-fd has the same for the corridor series). Against a reference stretch
+/// (its mean, standard deviation and lag-1 autocorrelation) the statistic starts at kCusumMax
+/// and moves +1 at a sample more than kCusumQ standard deviations off the mean, -1 otherwise,
+/// kept in 0 .. kCusumMax; a sample is steady while the statistic is under the threshold.
+inline constexpr double kCusumQ = 2.3263478740408408;  ///< the standard normal's 0.99 quantile
+inline constexpr double kCusumGamma = 0.99;
+inline constexpr int kCusumMax = 100;
+inline constexpr int kCusumArSteps = 400000;
+struct Interval {
+  std::size_t begin = 0, end = 0;  ///< samples begin .. end, both included
+};
+/// The threshold: the 0.99 quantile (at least 1) of the statistic over a stationary AR(1)
+/// process with lag-1 autocorrelation `acf` (simulated from a fixed seed; the same numbers as
+/// tools/corridor-series-fd's).
+int cusum_threshold(double acf);
+/// The mean, standard deviation (over n) and lag-1 autocorrelation of x[lo, hi).
+struct Reference {
+  double mean = 0, std = 0, acf = 0;
+};
+Reference reference_of(const std::vector<double>& x, std::size_t lo, std::size_t hi);
+/// The steady intervals of x against the reference x[lo, hi): each run of steady samples
+/// [a, b] becomes [a - (kCusumMax - theta), b - theta] (the statistic's reaction time, the
+/// start clamped at 0), kept where begin < end; intervals that then touch or overlap are joined.
+std::vector<Interval> steady_intervals(const std::vector<double>& x, std::size_t lo, std::size_t hi);
+/// The samples in both a and b (each sorted and disjoint), as intervals with begin < end.
+std::vector<Interval> intersect(const std::vector<Interval>& a, const std::vector<Interval>& b);
+/// A drift guard on the automatic reference (the middle third, which a series that only ramps
+/// would also pass): the mean of x over the second half of the samples in `steady` (in order)
+/// less its mean over the first half, over the mean of all of them. A steady state's density
+/// drifts by less than a fifth.
+inline constexpr double kSteadyMaxDrift = 0.2;
+double drift_of(const std::vector<double>& x, const std::vector<Interval>& steady);
 
 /// Least squares line y = a + b x and its R^2.
 struct Fit {

@@ -128,3 +128,78 @@ TEST_CASE("corridor series - the table is ordered and speeds fall with density",
     prev = &b;
   }
 }
+
+namespace {
+// A series of `n` samples: level + noise, the noise an AR(1) process (lag-1 autocorrelation
+// `acf`, standard deviation `sd`) from a fixed linear congruential generator.
+std::vector<double> ar_series(std::size_t n, double level, double sd, double acf, uint64_t seed) {
+  std::vector<double> x(n);
+  double e = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    double u = 0;  // Irwin-Hall: the sum of 12 uniforms less 6 is near normal, sd 1
+    for (int j = 0; j < 12; ++j) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      u += static_cast<double>(seed >> 11) / 9007199254740992.0;
+    }
+    e = acf * e + std::sqrt(1 - acf * acf) * (u - 6.0);
+    x[k] = level + sd * e;
+  }
+  return x;
+}
+}  // namespace
+
+TEST_CASE("steady state - the CUSUM threshold: 1 for independent samples, higher the longer the memory", "[station][flows]") {
+  // Independent samples: the statistic is a walk reflected at 0 that steps up with p = P(|z| > q)
+  // = 0.02; its stationary law is geometric with ratio r = p / (1 - p) = 0.0204, so
+  // P(s <= 0) = 0.980 < 0.99 <= P(s <= 1) = 0.9996: the threshold is 1.
+  CHECK(cusum_threshold(0.0) == 1);
+  // With memory, an excursion past q lasts: the statistic climbs further under the same law.
+  int last = 1;
+  for (double acf : {0.5, 0.9, 0.97, 0.99}) {
+    const int t = cusum_threshold(acf);
+    CHECK(t >= last);
+    last = t;
+  }
+  CHECK(last > 5);
+  CHECK(last < kCusumMax);
+}
+
+TEST_CASE("steady state - a level after a transient is found, within the statistic's reaction time", "[station][flows]") {
+  // 600 samples ramping 0 -> 2, then 1400 at 2 with noise (sd 0.1, acf 0.8).
+  std::vector<double> x = ar_series(2000, 2.0, 0.1, 0.8, 7);
+  for (std::size_t k = 0; k < 600; ++k) x[k] = 2.0 * static_cast<double>(k) / 600.0 + (x[k] - 2.0);
+  const auto s = steady_intervals(x, 2000 / 3, 4000 / 3);
+  REQUIRE(!s.empty());
+  // Steady from where the ramp comes within the noise of the level (~2.33 sd = 0.23 below it:
+  // sample 530), give or take the reaction time; to the end less the lag.
+  CHECK(s.front().begin >= 500);
+  CHECK(s.front().begin <= 640);
+  CHECK(s.back().end >= 2000 - kCusumMax);
+  std::size_t covered = 0;
+  for (const auto& i : s) covered += i.end - i.begin + 1;
+  CHECK(covered >= 1200);
+  CHECK(std::fabs(drift_of(x, s)) < 0.02);
+}
+
+TEST_CASE("steady state - a step in the middle splits the run, a ramp is steady only by its middle third", "[station][flows]") {
+  // 1000 samples at 1, 1000 at 1.5 (noise sd 0.05): against a reference in the first level
+  // the second is not steady.
+  std::vector<double> x = ar_series(2000, 1.0, 0.05, 0.5, 11);
+  for (std::size_t k = 1000; k < 2000; ++k) x[k] += 0.5;
+  const auto s = steady_intervals(x, 200, 800);
+  REQUIRE(s.size() == 1u);
+  CHECK(s[0].begin <= 10u);  // from the start, give or take a sample past q in the first hundred
+  CHECK(s[0].end < 1000u);
+  CHECK(s[0].end >= 1000u - 2 * static_cast<std::size_t>(kCusumMax));
+  // A pure ramp 1 -> 4 against its own middle third: its spread makes the whole middle
+  // "steady", but its density drifts by far more than a fifth over those samples.
+  std::vector<double> ramp(3000);
+  for (std::size_t k = 0; k < ramp.size(); ++k) ramp[k] = 1.0 + 3.0 * static_cast<double>(k) / 3000.0;
+  const auto r = steady_intervals(ramp, 1000, 2000);
+  REQUIRE(!r.empty());
+  CHECK(std::fabs(drift_of(ramp, r)) > kSteadyMaxDrift);
+  // Intersections: only what both keep.
+  const auto both = intersect({Interval{0, 10}, Interval{20, 30}}, {Interval{5, 25}});
+  REQUIRE(both.size() == 2u);
+  CHECK((both[0].begin == 5 && both[0].end == 10 && both[1].begin == 20 && both[1].end == 25));
+}
