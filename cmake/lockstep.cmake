@@ -26,6 +26,14 @@ function(lockstep_library name)
   endif()
 endfunction()
 
+# The test files' own code (the test cases, their helpers, the header templates they instantiate)
+# is compiled at -O1 in an optimised build: -O2's optimisation of the suite's thousands of
+# assertions was about a third of each test batch's compile, and the suite's build is the largest
+# part of CI's. What the tests test, the libraries, is compiled as everything else (-O2 in
+# tools/dev's build); the results are the same bits at any optimisation level (the determinism
+# matrix checks -O0 against -O2), so a test's verdict does not depend on it.
+set(LOCKSTEP_TEST_COMPILE_OPTIONS $<$<CONFIG:RelWithDebInfo,Release,MinSizeRel>:-O1>)
+
 # lockstep_tests(NAME SOURCES... [LIBS...] [INCLUDE DIRS...] [ALONE SOURCES...])
 # The Catch2 tests of one library, beside it: an executable lockstep_NAME_tests whose main
 # (tests/support/catch_main.cpp) registers the bundled models and checks the test names, each
@@ -42,6 +50,7 @@ function(lockstep_tests name)
     target_include_directories(${t} PRIVATE ${T_INCLUDE})
   endif()
   target_compile_definitions(${t} PRIVATE LOCKSTEP_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  target_compile_options(${t} PRIVATE ${LOCKSTEP_TEST_COMPILE_OPTIONS})
   # One translation unit per few test files: Catch2, nlohmann-json and cereal are parsed once per
   # batch instead of once per file (the suite's build on two cores is CI's longest phase).
   # ALONE names the files compiled on their own: those whose file-local helpers share a name with
