@@ -955,7 +955,7 @@ bool NavGrid::link_ends(Vec2 a, Vec2 goal, float radius, const Soft& sc, Ends& e
 }
 
 // A* from the start links to the goal (node n, reached through the goal links); the costs and parents
-// are left in g_ and s.parent. False when the goal cannot be reached.
+// are left in s.g and s.parent. False when the goal cannot be reached.
 bool NavGrid::search(const Ends& e, float radius, const Soft& sc, Scratch& s) const {
   // ---- A*: nodes 0 .. n-1 are cells, n is the goal. A step between
   // neighbouring cells costs its nominal length (one cell straight, cell * sqrt 2

@@ -24,9 +24,9 @@
 #include <array>
 #include <cstdint>
 #include <limits>
-#include <utility>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "station/geom.h"

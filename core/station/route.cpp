@@ -318,7 +318,7 @@ bool StationModel::crowd_check(uint32_t w) {
   const float now = grid.soft_cost(ahead, view, kCrowdCheckM);
   if (!(now - wk.crowd_ref > kCrowdGrowthM)) {
     wk.crowd_ref = now;
-      return false;
+    return false;
   }
   // The point the horizon away along the path (a corner, or a point on a leg) ends the replanned stretch;
   // a path shorter than that is replanned whole.
@@ -338,7 +338,7 @@ bool StationModel::crowd_check(uint32_t w) {
     run += len;
   }
   if (cut == 0) {
-      rebuild_path(w);
+    rebuild_path(w);
   } else {
     std::vector<V2> head = plan_path(wk.floor, wk.pos, ahead[cut], wk.radius, &view);
     if (head.empty()) head.push_back(ahead[cut]);
@@ -346,7 +346,7 @@ bool StationModel::crowd_check(uint32_t w) {
     rt.waypoints = std::move(head);
     rt.next = 0;
     wk.crowd_ref = grid.soft_cost(path_ahead(wk, rt), view, kCrowdCheckM);
-      begin_leg(w);
+    begin_leg(w);
   }
   ++plan_counts_[w][kCountRebuilt];
   ++plan_counts_[w][kCountCrowdRebuilds];

@@ -477,6 +477,9 @@ int cmd_profile(const ProfileArgs& a) {
   std::optional<lsr::Recording> rec_in;
   std::unique_ptr<Model> model;
   uint64_t first = 0, last_plus_one = 0;  // the profiled steps: [first, last_plus_one)
+  // The steps on a pool of --threads (a model that cannot use them ignores it): each profiled
+  // phase's time is then the wall time of its parallel work; the results are the same bits.
+  ThreadPool pool(a.threads > 0 ? a.threads : ThreadPool::cores());
   if (recording_in) {
     if (a.ticks >= 0)
       throw InputError(a.input, "--ticks", "a recording's length is its own: choose its ticks with --from and --to");
@@ -503,12 +506,9 @@ int cmd_profile(const ProfileArgs& a) {
     if (first >= last_plus_one)
       throw InputError(a.input, "--from", "tick " + std::to_string(first) + " is past the run's last step (" +
                                               std::to_string(last_plus_one) + " ticks)");
+    model->set_workers(&pool);  // the unprofiled steps up to --from on the pool too
     for (uint64_t k = 0; k < first; ++k) model->step_scripted();  // up to --from: not profiled
   }
-
-  // The profiled steps on a pool of --threads (a model that cannot use them ignores it): each
-  // phase's time is then the wall time of its parallel work; the results are the same bits.
-  ThreadPool pool(a.threads > 0 ? a.threads : ThreadPool::cores());
   model->set_workers(&pool);
   const RecordingFile recfile(a.record, a.no_record);
   Profiler prof(a.out, *model, a.input);
