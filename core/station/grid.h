@@ -93,9 +93,10 @@ struct LinearField {
   int32_t ix0 = 0, iy0 = 0;
   int32_t ix1 = std::numeric_limits<int32_t>::max(), iy1 = std::numeric_limits<int32_t>::max();
   // One reader's view of a shared field, read without changing `cells`: the
-  // cells of columns zx0..zx1 and rows zy0..zy1 cost nothing; else those of
+  // cells of columns zx0..zx1 and rows zy0..zy1, and those zmask marks, cost nothing; else those of
   // columns ox0..ox1 and rows oy0..oy1 (at most 3 x 3) cost own[row-major].
   int32_t zx0 = 0, zy0 = 0, zx1 = -1, zy1 = -1;
+  const uint8_t* zmask = nullptr;  // if set: the cells c with zmask[c] != 0 cost nothing too
   int32_t ox0 = 0, oy0 = 0, ox1 = -1, oy1 = -1;
   std::array<LinearCost, 9> own{};
 };

@@ -168,7 +168,8 @@ const std::vector<LinearCost>& StationModel::crowd_costs(uint32_t floor) {
   if (planning_on_workers_)
     throw std::logic_error("station: a floor's crowd costs asked for on the workers before they were built (plan_may_search)");
   if (crowd_fresh_.size() != grids_.size()) crowd_fresh_.assign(grids_.size(), 0);
-  if (crowd_box_.size() != grids_.size()) crowd_box_.resize(grids_.size()), crowd_cost_.resize(grids_.size());
+  if (crowd_box_.size() != grids_.size())
+    crowd_box_.resize(grids_.size()), crowd_cost_.resize(grids_.size()), crowd_queue_.resize(grids_.size());
   crowd_fresh_[floor] = 1;
   const NavGrid& grid = *grids_[floor];
   const CrowdField& cf = state_.crowd[floor];
@@ -205,7 +206,105 @@ const std::vector<LinearCost>& StationModel::crowd_costs(uint32_t floor) {
       box[c] = sum;
       if (any) crowd_cost_[floor][c] = crowd_cell_value(floor, c, 0.0f, 0.0f, V2{});
     }
+  goal_queues(floor);
   return crowd_cost_[floor];
+}
+
+// The cells whose centre is within the free radius (2 m, C5) of portal p's
+// box, as a rectangle of columns and rows (a centre's x depends on its column
+// alone, its y on its row); x0 > x1 when none.
+StationModel::CellRect StationModel::goal_patch(uint32_t p) const {
+  const PortalGeom& pg = portals_[p];
+  const NavGrid& grid = *grids_[pg.floor];
+  CellRect r;
+  for (int32_t ix = 0; ix < grid.nx(); ++ix) {
+    const float px = grid.cell_center(ix).x;
+    if (px < pg.minx - kGoalFreeM || px > pg.maxx + kGoalFreeM) continue;
+    if (r.x0 > r.x1) r.x0 = ix;
+    r.x1 = ix;
+  }
+  for (int32_t iy = 0; iy < grid.ny(); ++iy) {
+    const float py = grid.cell_center(iy * grid.nx()).y;
+    if (py < pg.miny - kGoalFreeM || py > pg.maxy + kGoalFreeM) continue;
+    if (r.y0 > r.y1) r.y0 = iy;
+    r.y1 = iy;
+  }
+  if (r.x0 > r.x1 || r.y0 > r.y1) r = CellRect{};
+  return r;
+}
+
+// "The crowd at the walker's own goal does not count: its queue, or within the
+// free radius" (C5). A goal's queue is the people bound for it who stand
+// (slower than 0.2 m/s, C2) in a chain that reaches its free patch: the cells
+// joined to the patch, side by side, through cells with one of them within
+// the 3 x 3 cells round (the reach of the felt density, C3). Others standing
+// there, or a crowd with a gap of floor between it and the patch, are another
+// crowd: a stream leaving through a crowd that waits to go the other way still
+// feels it. One mask per portal of the floor that has a queue beyond its
+// patch; a connected set, so the order of the fill does not matter.
+void StationModel::goal_queues(uint32_t floor) {
+  const NavGrid& grid = *grids_[floor];
+  auto& masks = crowd_queue_[floor];
+  masks.resize(portals_.size());
+  goal_patch_.resize(portals_.size());
+  const int32_t nx = grid.nx(), ny = grid.ny();
+  // (portal, cell) of each standing walker on the floor, sorted: each portal's cells together.
+  std::vector<std::pair<uint32_t, int32_t>> standing;
+  for (const Walker& wk : state_.walkers) {
+    if (wk.phase != Phase::Walking || wk.floor != floor || length(wk.vel) >= kStandingSpeed) continue;
+    const int32_t c = grid.cell_index(wk.pos);
+    if (c >= 0 && portals_[wk.destination].floor == floor) standing.emplace_back(wk.destination, c);
+  }
+  std::sort(standing.begin(), standing.end());
+  std::vector<uint8_t> near;  // per cell: a standing walker bound for this portal within the 3 x 3 round it
+  std::vector<int32_t> todo;
+  std::size_t k = 0;
+  for (uint32_t p = 0; p < portals_.size(); ++p) {
+    std::vector<uint8_t>& mask = masks[p];
+    mask.clear();
+    if (portals_[p].floor != floor) continue;
+    const CellRect r = goal_patch_[p] = goal_patch(p);
+    const std::size_t k0 = k;
+    while (k < standing.size() && standing[k].first == p) ++k;
+    if (k == k0 || r.x0 > r.x1) continue;
+    // A chain starts next to the patch: from one of them within 1 + 1 cells of it.
+    constexpr int32_t kReach = 2 * kCrowdBox;
+    bool starts = false;
+    for (std::size_t q = k0; q < k && !starts; ++q) {
+      const int32_t ix = standing[q].second % nx, iy = standing[q].second / nx;
+      starts = ix >= r.x0 - kReach && ix <= r.x1 + kReach && iy >= r.y0 - kReach && iy <= r.y1 + kReach;
+    }
+    if (!starts) continue;
+    near.assign(static_cast<std::size_t>(grid.cell_count()), 0);
+    for (std::size_t q = k0; q < k; ++q) {
+      const int32_t ix = standing[q].second % nx, iy = standing[q].second / nx;
+      for (int32_t y = std::max(iy - kCrowdBox, 0); y <= std::min(iy + kCrowdBox, ny - 1); ++y)
+        for (int32_t x = std::max(ix - kCrowdBox, 0); x <= std::min(ix + kCrowdBox, nx - 1); ++x)
+          near[static_cast<std::size_t>(y * nx + x)] = 1;
+    }
+    bool grew = false;
+    auto join = [&](int32_t ix, int32_t iy) {
+      if (ix < 0 || iy < 0 || ix >= nx || iy >= ny) return;
+      if (ix >= r.x0 && ix <= r.x1 && iy >= r.y0 && iy <= r.y1) return;  // the patch is free already
+      const auto c = static_cast<std::size_t>(iy * nx + ix);
+      if (!near[c]) return;
+      if (mask.empty()) mask.assign(static_cast<std::size_t>(grid.cell_count()), 0);
+      if (mask[c]) return;
+      mask[c] = 1;
+      grew = true;
+      todo.push_back(static_cast<int32_t>(c));
+    };
+    todo.clear();
+    for (int32_t iy = r.y0; iy <= r.y1; ++iy) join(r.x0 - 1, iy), join(r.x1 + 1, iy);
+    for (int32_t ix = r.x0; ix <= r.x1; ++ix) join(ix, r.y0 - 1), join(ix, r.y1 + 1);
+    while (!todo.empty()) {
+      const int32_t c = todo.back();
+      todo.pop_back();
+      const int32_t ix = c % nx, iy = c / nx;
+      join(ix - 1, iy), join(ix + 1, iy), join(ix, iy - 1), join(ix, iy + 1);
+    }
+    if (!grew) mask.clear();
+  }
 }
 
 // Cell c's linear cost from its 3 x 3 sums less a body (ds standing, dm moving with unit velocities dv).
@@ -267,29 +366,16 @@ LinearField StationModel::crowd_view(uint32_t w) const {
         view.own[q++] = crowd_cell_value(f, static_cast<std::size_t>(y * grid.nx() + x), standing ? 1.0f : 0.0f,
                                          standing ? 0.0f : 1.0f, dv);
   }
-  // "The crowd at the walker's own goal does not count": the cells whose
-  // centre is within the free radius (2 m, C5) of the goal portal's box (a
-  // rectangle of cells: a centre's x depends on its column alone, its y on its
-  // row). (Part 2: its queue too; a hook here.)
+  // "The crowd at the walker's own goal does not count": its free patch and
+  // its queue (C5; goal_patch, goal_queues).
   const PortalGeom& pg = portals_[wk.destination];
   if (pg.floor == f) {
-    const int32_t x0 = std::max(col(pg.minx - kGoalFreeM), view.ix0), x1 = std::min(col(pg.maxx + kGoalFreeM), view.ix1);
-    const int32_t y0 = std::max(rowi(pg.miny - kGoalFreeM), view.iy0), y1 = std::min(rowi(pg.maxy + kGoalFreeM), view.iy1);
-    view.zx0 = x1 + 1, view.zx1 = x1;  // empty until a column's centre is inside
-    for (int32_t ix = x0; ix <= x1; ++ix) {
-      const float px = grid.cell_center(ix).x;
-      if (px < pg.minx - kGoalFreeM || px > pg.maxx + kGoalFreeM) continue;
-      view.zx0 = std::min(view.zx0, ix);
-      view.zx1 = ix;
-    }
-    view.zy0 = y1 + 1, view.zy1 = y1;
-    for (int32_t iy = y0; iy <= y1; ++iy) {
-      const float py = grid.cell_center(iy * grid.nx()).y;
-      if (py < pg.miny - kGoalFreeM || py > pg.maxy + kGoalFreeM) continue;
-      view.zy0 = std::min(view.zy0, iy);
-      view.zy1 = iy;
-    }
+    const CellRect& r = goal_patch_[wk.destination];
+    view.zx0 = std::max(r.x0, view.ix0), view.zx1 = std::min(r.x1, view.ix1);
+    view.zy0 = std::max(r.y0, view.iy0), view.zy1 = std::min(r.y1, view.iy1);
     if (view.zx0 > view.zx1 || view.zy0 > view.zy1) view.zx0 = 0, view.zx1 = -1, view.zy0 = 0, view.zy1 = -1;
+    const auto& mask = crowd_queue_[f][wk.destination];
+    if (!mask.empty()) view.zmask = mask.data();
   }
   return view;
 }

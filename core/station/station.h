@@ -588,7 +588,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 6;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14)
+  static constexpr uint32_t kVersion = 7;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
   /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
   static constexpr std::array<std::string_view, 8> kPhases{"inputs", "spawn",  "neighbours", "plan",
@@ -698,6 +698,11 @@ class StationModel {
   const std::vector<LinearCost>& crowd_costs(uint32_t floor);
   LinearCost crowd_cell_value(uint32_t floor, std::size_t c, float ds, float dm, V2 dv) const;
   LinearField crowd_view(uint32_t w) const;  // the field as w feels it (overrides on the shared field)
+  struct CellRect {
+    int32_t x0 = 0, x1 = -1, y0 = 0, y1 = -1;  ///< columns x0..x1, rows y0..y1; empty when x0 > x1
+  };
+  CellRect goal_patch(uint32_t p) const;     // C5: the cells of portal p's free radius
+  void goal_queues(uint32_t floor);          // C5: each portal's free patch and queue on the floor
   // sight
   float sight_yaw(uint32_t w, V2 e) const;
   float headway_of(uint32_t w) const;
@@ -735,6 +740,8 @@ class StationModel {
   std::vector<uint8_t> crowd_fresh_;                       ///< per floor: built this step
   std::vector<std::vector<std::array<float, 4>>> crowd_box_;  ///< per floor, cell: 3 x 3 sums S, M, Vx, Vy
   std::vector<std::vector<LinearCost>> crowd_cost_;       ///< per floor, cell
+  std::vector<std::vector<std::vector<uint8_t>>> crowd_queue_;  ///< per floor, portal: its queue's cells (C5), or empty
+  std::vector<CellRect> goal_patch_;  ///< per portal: its free patch's cells (C5; built with its floor's crowd costs)
   std::vector<int64_t> crowd_count_;                      ///< crowd_phase scratch: per cell S, M, Vx, Vy (fixed point)
   PhaseHook phases_;  ///< the profiler's observer, if any (not state)
   Workers* workers_ = nullptr;          ///< threads for the step, if any (not state)

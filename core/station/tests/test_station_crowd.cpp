@@ -159,6 +159,38 @@ TEST_CASE("seed 002 Crowds - the crowd at the walker's own goal does not count",
 }
 
 namespace {
+// The first path of a walker spawned at (22, 10) (C5's queue) past a standing crowd in x 30.3 .. 36, y 6 .. 14 (3 ped/m^2
+// in the field), with walkers placed standing on a 0.7 m lattice in x 30.5 .. x1, y 8.5 .. 11.3, bound for
+// `bound` ("goal", the spawned walker's goal at x 38 .. 40, or "away").
+std::vector<V2> path_past_standing(const char* bound, float x1) {
+  Json j = east_hall(22);  // within the crowd's 20 m horizon (C6)
+  j["portals"].push_back(Json{{"id", "away"}, {"polygon", rect(0, 0, 1, 1)}, {"mode", "despawn"}});
+  Json ws = Json::array();
+  for (float x = 30.5f; x <= x1 + 1e-3f; x += 0.7f)
+    for (float y = 8.5f; y <= 11.31f; y += 0.7f) ws.push_back(Json{{"position", {x, y}}, {"destination", bound}});
+  j["walkers"] = ws;
+  auto m = make(j);
+  set_crowd(m, 40, 30.3f, 6, 36, 14, 3.0f);
+  m.step({});
+  REQUIRE(m.state().walkers.size() == ws.size() + 1);
+  return path_of(m, static_cast<uint32_t>(ws.size()));
+}
+}  // namespace
+
+TEST_CASE("seed 002 Crowds - its queue: the standing crowd bound for its goal, reaching the free radius", "[station][crowd]") {
+  // People bound for the walker's goal, standing in a chain from the goal's free patch (x >= 36) back to
+  // x 30.5: its queue, walked into (straight through the middle), though it reaches 5.5 m past the patch.
+  const auto queue = path_past_standing("goal", 35.4f);
+  CHECK(metres_inside(queue, 30.3f, 8.5f, 36, 11.5f) > 4.0f);
+  // The same people bound elsewhere are another crowd: walked round.
+  const auto others = path_past_standing("away", 35.4f);
+  CHECK(metres_inside(others, 31, 6.7f, 35.3f, 13.3f) == 0.0f);  // (its edge cells may be grazed)
+  // Bound for the goal but standing 2 m short of its patch (x 30.5 .. 33.3, a gap of floor): walked round.
+  const auto apart = path_past_standing("goal", 33.3f);
+  CHECK(metres_inside(apart, 31, 6.7f, 35.3f, 13.3f) == 0.0f);
+}
+
+namespace {
 // A placed walker from (5, 10) east to the goal; its path is planned at tick 0 with no crowd yet.
 StationModel placed() {
   Json j = east_hall();
