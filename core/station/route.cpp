@@ -130,16 +130,19 @@ void StationModel::crowd_phase() {
     }
     CrowdField& cf = state_.crowd[f];
     std::vector<float>* ch[4] = {&cf.standing, &cf.moving, &cf.vx, &cf.vy};
-    for (int q = 0; q < 4; ++q) {
-      float* v = ch[q]->data();
-      const float unit = q < 2 ? kIn : kIn / kFixV;
-      for (std::size_t c = 0; c < cells; ++c) {
-        float x = v[c];
-        if (x == 0.0f && (!any || crowd_count_[c * 4 + static_cast<std::size_t>(q)] == 0)) continue;
-        x = x * kKeep + static_cast<float>(crowd_count_[c * 4 + static_cast<std::size_t>(q)]) * unit;
-        v[c] = (x < 1e-6f && x > -1e-6f) ? 0.0f : x;  // no denormals: a crowd this faint is none
+    // Each cell on its own (ranges of cells on the workers; the same bits on any number).
+    parallel_ranges(workers_, static_cast<uint32_t>(cells), kCellGrain, [&](uint32_t begin, uint32_t end) {
+      for (int q = 0; q < 4; ++q) {
+        float* v = ch[q]->data();
+        const float unit = q < 2 ? kIn : kIn / kFixV;
+        for (std::size_t c = begin; c < end; ++c) {
+          float x = v[c];
+          if (x == 0.0f && (!any || crowd_count_[c * 4 + static_cast<std::size_t>(q)] == 0)) continue;
+          x = x * kKeep + static_cast<float>(crowd_count_[c * 4 + static_cast<std::size_t>(q)]) * unit;
+          v[c] = (x < 1e-6f && x > -1e-6f) ? 0.0f : x;  // no denormals: a crowd this faint is none
+        }
       }
-    }
+    });
   }
 }
 
@@ -178,34 +181,40 @@ const std::vector<LinearCost>& StationModel::crowd_costs(uint32_t floor) {
   auto& box = crowd_box_[floor];
   box.assign(cells, std::array<float, 4>{});
   crowd_cost_[floor].assign(cells, LinearCost{});
-  // The 3 x 3 sums, separably: rows into `row`, then columns (a fixed order of additions).
+  // The 3 x 3 sums, separably: rows into `row`, then columns (a fixed order of additions). Each
+  // cell's sums on their own: ranges of rows on the workers, the rows' pass before the columns'.
   std::vector<std::array<float, 4>> row(cells, std::array<float, 4>{});
   const std::vector<float>* ch[4] = {&cf.standing, &cf.moving, &cf.vx, &cf.vy};
-  for (int32_t iy = 0; iy < ny; ++iy)
-    for (int32_t ix = 0; ix < nx; ++ix) {
-      const auto c = static_cast<std::size_t>(iy * nx + ix);
-      for (int q = 0; q < 4; ++q) {
-        const float* v = ch[q]->data();
-        float sum = 0.0f;
-        for (int32_t dx = -kCrowdBox; dx <= kCrowdBox; ++dx)
-          if (ix + dx >= 0 && ix + dx < nx) sum += v[c + static_cast<std::size_t>(static_cast<int64_t>(dx))];
-        row[c][static_cast<std::size_t>(q)] = sum;
+  const uint32_t rows_per_range = std::max<uint32_t>(1, kCellGrain / static_cast<uint32_t>(nx));
+  parallel_ranges(workers_, static_cast<uint32_t>(ny), rows_per_range, [&](uint32_t y0, uint32_t y1) {
+    for (auto iy = static_cast<int32_t>(y0); iy < static_cast<int32_t>(y1); ++iy)
+      for (int32_t ix = 0; ix < nx; ++ix) {
+        const auto c = static_cast<std::size_t>(iy * nx + ix);
+        for (int q = 0; q < 4; ++q) {
+          const float* v = ch[q]->data();
+          float sum = 0.0f;
+          for (int32_t dx = -kCrowdBox; dx <= kCrowdBox; ++dx)
+            if (ix + dx >= 0 && ix + dx < nx) sum += v[c + static_cast<std::size_t>(static_cast<int64_t>(dx))];
+          row[c][static_cast<std::size_t>(q)] = sum;
+        }
       }
-    }
-  for (int32_t iy = 0; iy < ny; ++iy)
-    for (int32_t ix = 0; ix < nx; ++ix) {
-      const auto c = static_cast<std::size_t>(iy * nx + ix);
-      std::array<float, 4> sum{};
-      bool any = false;
-      for (int32_t dy = -kCrowdBox; dy <= kCrowdBox; ++dy) {
-        if (iy + dy < 0 || iy + dy >= ny) continue;
-        const auto& r = row[static_cast<std::size_t>((iy + dy) * nx + ix)];
-        for (std::size_t q = 0; q < 4; ++q) sum[q] += r[q];
+  });
+  parallel_ranges(workers_, static_cast<uint32_t>(ny), rows_per_range, [&](uint32_t y0, uint32_t y1) {
+    for (auto iy = static_cast<int32_t>(y0); iy < static_cast<int32_t>(y1); ++iy)
+      for (int32_t ix = 0; ix < nx; ++ix) {
+        const auto c = static_cast<std::size_t>(iy * nx + ix);
+        std::array<float, 4> sum{};
+        bool any = false;
+        for (int32_t dy = -kCrowdBox; dy <= kCrowdBox; ++dy) {
+          if (iy + dy < 0 || iy + dy >= ny) continue;
+          const auto& r = row[static_cast<std::size_t>((iy + dy) * nx + ix)];
+          for (std::size_t q = 0; q < 4; ++q) sum[q] += r[q];
+        }
+        for (std::size_t q = 0; q < 4; ++q) any = any || sum[q] != 0.0f;
+        box[c] = sum;
+        if (any) crowd_cost_[floor][c] = crowd_cell_value(floor, c, 0.0f, 0.0f, V2{});
       }
-      for (std::size_t q = 0; q < 4; ++q) any = any || sum[q] != 0.0f;
-      box[c] = sum;
-      if (any) crowd_cost_[floor][c] = crowd_cell_value(floor, c, 0.0f, 0.0f, V2{});
-    }
+  });
   goal_queues(floor);
   return crowd_cost_[floor];
 }

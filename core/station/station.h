@@ -59,6 +59,7 @@ inline constexpr float kDefaultUnstickS = 3.0f;
 inline constexpr float kIgnoreObstacleS = 1.6f;
 inline constexpr float kProgressStep = 0.3f;      ///< m: S9, progress is getting this much closer
 inline constexpr uint32_t kGrain = 64;           ///< walkers per range of a step's parallel parts (workers.h; any value gives the same bits)
+inline constexpr uint32_t kCellGrain = 4096;     ///< routing cells per range of the crowd field's parallel parts (the same)
 inline constexpr float kTimeGap = 0.35f;          ///< s: headway speed = gap / T (docs/station-forces.md, "Headway")
 inline constexpr float kHeadwayCap = 3.0f;        ///< m: the headway looked for (nobody nearer: 3 m)
 inline constexpr float kOncomingRange = 20.0f;     ///< m ahead a walker looks for someone coming the other way (S25)
