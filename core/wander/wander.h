@@ -421,7 +421,7 @@ class WanderModel {
   using Input = wander::Input;
   using State = wander::State;
   static constexpr std::string_view kName = "wander";
-  static constexpr uint32_t kVersion = 1;
+  static constexpr uint32_t kVersion = 2;
   static constexpr uint32_t kTickRateHz = 60;
   /// The step's phases, in order (phases.h; `lockstep profile`).
   static constexpr std::array<std::string_view, 4> kPhases{"inputs", "behaviours", "force_move", "physics"};
