@@ -90,13 +90,15 @@ void BM_dmath_sincos(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(in.size()));
 }
 
-void atan2_loop(benchmark::State& state, bool use_dmath) {
+void atan2_loop(benchmark::State& state, int which) {
   const auto& ys = wide();
   const auto xs = inputs(-100.0, 100.0, 5);
   for (auto _ : state) {
     for (std::size_t i = 0; i < kN; ++i) {
-      if (use_dmath) {
+      if (which == 1) {
         benchmark::DoNotOptimize(dm::atan2(ys[i], xs[i]));
+      } else if (which == 2) {
+        benchmark::DoNotOptimize(dm::atan2_fast(ys[i], xs[i]));
       } else {
         benchmark::DoNotOptimize(std::atan2(ys[i], xs[i]));
       }
@@ -104,8 +106,9 @@ void atan2_loop(benchmark::State& state, bool use_dmath) {
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(kN));
 }
-void BM_dmath_atan2(benchmark::State& s) { atan2_loop(s, true); }
-void BM_std_atan2(benchmark::State& s) { atan2_loop(s, false); }
+void BM_dmath_atan2(benchmark::State& s) { atan2_loop(s, 1); }
+void BM_dmath_atan2_fast(benchmark::State& s) { atan2_loop(s, 2); }
+void BM_std_atan2(benchmark::State& s) { atan2_loop(s, 0); }
 
 }  // namespace
 
@@ -125,6 +128,7 @@ BENCHMARK(BM_std_acos);
 BENCHMARK(BM_dmath_atan);
 BENCHMARK(BM_std_atan);
 BENCHMARK(BM_dmath_atan2);
+BENCHMARK(BM_dmath_atan2_fast);
 BENCHMARK(BM_std_atan2);
 BENCHMARK(BM_dmath_sqrt);
 BENCHMARK(BM_std_sqrt);

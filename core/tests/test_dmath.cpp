@@ -150,12 +150,17 @@ TEST_CASE("dmath atan is within the documented ulp bound over its whole domain",
   check_stats("atan", measure(in, [](float x) { return dm::atan(x); }, ts::ref_atan));
 }
 
-TEST_CASE("dmath atan2 is within the documented ulp bound for all quadrants and scales",
-          "[dmath][accuracy]") {
-  ts::SplitMix64 rng(7);
+namespace {
+
+// Errors of an atan2 over >= 1,050,000 deterministic pairs: points on circles of random radius
+// at uniformly swept angles, independent random exponents and mantissas (wide ratio range), and
+// random finite bit patterns (subnormals included).
+template <class F>
+ErrorStats atan2_error_stats(F f, std::uint64_t seed) {
+  ts::SplitMix64 rng(seed);
   ErrorStats s;
-  const auto account = [&s](float y, float x) {
-    const float got = dm::atan2(y, x);
+  const auto account = [&s, &f](float y, float x) {
+    const float got = f(y, x);
     ++s.count;
     if (is_nan(got)) {
       ++s.non_finite;
@@ -192,7 +197,95 @@ TEST_CASE("dmath atan2 is within the documented ulp bound for all quadrants and 
     }
     account(from_bits(by), from_bits(bx));
   }
-  check_stats("atan2", s);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("dmath atan2 is within the documented ulp bound for all quadrants and scales",
+          "[dmath][accuracy]") {
+  check_stats("atan2", atan2_error_stats([](float y, float x) { return dm::atan2(y, x); }, 7));
+}
+
+TEST_CASE("dmath atan2_fast is within the documented ulp bound for all quadrants and scales",
+          "[dmath][accuracy]") {
+  check_stats("atan2_fast", atan2_error_stats([](float y, float x) { return dm::atan2_fast(y, x); }, 17));
+}
+
+TEST_CASE("dmath atan2_fast is within the documented ulp bound on both sides of its octant boundaries",
+          "[dmath][accuracy]") {
+  // |y|/|x| within 2^-20 (relative) of tan(pi/8), 1 and tan(3pi/8), where the kernel changes its
+  // reduction, at every scale and in all four quadrants.
+  ts::SplitMix64 rng(23);
+  const double ratios[] = {0.41421356237309503, 1.0, 2.414213562373095};
+  ErrorStats s;
+  for (int i = 0; i < 300'000; ++i) {
+    const double ratio = ratios[i % 3] * (1.0 + (rng.next_unit() - 0.5) * 0x1p-19);
+    const float x = static_cast<float>(std::ldexp(1.0 + rng.next_unit(), static_cast<int>(rng.next() % 200u) - 100));
+    const float y = static_cast<float>(static_cast<double>(x) * ratio);
+    const float sx = (i & 4) != 0 ? -x : x;
+    const float sy = (i & 8) != 0 ? -y : y;
+    const float got = dm::atan2_fast(sy, sx);
+    ++s.count;
+    const double e = ts::ulp_error(got, ts::ref_atan2(sy, sx));
+    if (e > s.max_ulp) {
+      s.max_ulp = e;
+      s.worst_input = sy;
+    }
+  }
+  INFO("atan2_fast near its octant boundaries: max error " << std::setprecision(10) << s.max_ulp << " ulp");
+  CHECK(s.max_ulp <= kUlpBound);
+}
+
+TEST_CASE("dmath atan2_fast differs from atan2 by at most one ulp, and seldom", "[dmath][accuracy]") {
+  // Both are within 0.501 ulp of the exact value, so they can differ only by one ulp, and only
+  // where the exact value lies within about 2^-38 (relative) of a rounding boundary.
+  ts::SplitMix64 rng(29);
+  long differ = 0;
+  constexpr long kPairs = 1'000'000;
+  for (long i = 0; i < kPairs; ++i) {
+    const double h = -3.2 + 6.4 * rng.next_unit();
+    const double radius = std::ldexp(1.0 + rng.next_unit(), static_cast<int>(rng.next() % 40u) - 20);
+    const float y = static_cast<float>(radius * ts::ref_sin(static_cast<float>(h)));
+    const float x = static_cast<float>(radius * ts::ref_cos(static_cast<float>(h)));
+    const float a = dm::atan2_fast(y, x);
+    const float b = dm::atan2(y, x);
+    if (a != b) {
+      ++differ;
+      INFO("y = " << y << ", x = " << x);
+      CHECK(std::fabs(static_cast<double>(a) - static_cast<double>(b)) <= ts::float_ulp(b));
+    }
+  }
+  INFO(differ << " of " << kPairs << " pairs differ");
+  CHECK(differ < 100);
+}
+
+TEST_CASE("dmath atan2_fast has atan2's special values", "[dmath][special]") {
+  const float specials[] = {0.0f, -0.0f, kInf, -kInf, 1.0f, -1.0f, kFltMax, -kFltMax, from_bits(1u),
+                            from_bits(0x80000001u), 0x1p-126f, -3.0f, from_bits(0x7fc00000u),
+                            from_bits(0xffc00000u), from_bits(0x7f800001u)};
+  for (const float y : specials) {
+    for (const float x : specials) {
+      INFO("y bits 0x" << std::hex << bits(y) << ", x bits 0x" << bits(x));
+      CHECK(bits(dm::atan2_fast(y, x)) == bits(dm::atan2(y, x)));
+    }
+  }
+  CHECK(bits(dm::atan2_fast(1.0f, 1.0f)) == 0x3F490FDBu);   // pi/4
+  CHECK(bits(dm::atan2_fast(1.0f, -1.0f)) == 0x4016cbe4u);  // 3pi/4
+  CHECK(bits(dm::atan2_fast(-3.0f, -4.0f)) == 0xc01fe0bbu);
+  CHECK(bits(dm::atan2_fast(1.0f, 2.0f)) == 0x3eed6338u);   // = atan(0.5)
+}
+
+TEST_CASE("angle heading_of_fast keeps heading_of's conventions", "[angle]") {
+  CHECK(bits(ang::heading_of_fast(0.0f, 1.0f)) == 0x00000000u);  // north
+  CHECK(ang::heading_of_fast(1.0f, 0.0f) == dm::kHalfPi);        // east
+  CHECK(ang::heading_of_fast(-1.0f, 0.0f) == -dm::kHalfPi);      // west
+  CHECK(ang::heading_of_fast(0.0f, -1.0f) == dm::kPi);           // south
+  CHECK(ang::heading_of_fast(-0.0f, -1.0f) == dm::kPi);          // south, never -kPi
+  CHECK(bits(ang::heading_of_fast(1.0f, 1.0f)) == 0x3F490FDBu);  // north-east = pi/4
+  CHECK(bits(ang::heading_of_fast(0.0f, 0.0f)) == 0x00000000u);
+  CHECK(ang::heading_of_fast(-1e-30f, -1.0f) == dm::kPi);        // would be -kPi before wrapping
+  CHECK(bits(ang::heading_of_fast(from_bits(0x7fc00000u), 1.0f)) == kCanonicalNaN);
 }
 
 TEST_CASE("dmath sqrt is correctly rounded", "[dmath][accuracy]") {

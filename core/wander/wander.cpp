@@ -23,7 +23,7 @@ float lerp(float a, float b, float t) { return a + (b - a) * clamp01(t); }
 float look_yaw(Vec3 from, Vec3 to, float old_yaw) {
   const float dx = to.x - from.x, dz = to.z - from.z;
   if (dx == 0.0f && dz == 0.0f) return old_yaw;
-  return angle::heading_of(dx, dz);  // y-up world: the plan is (x, z), yaw from +z toward +x
+  return angle::heading_of_fast(dx, dz);  // y-up world: the plan is (x, z), yaw from +z toward +x
 }
 
 /// supplement StopMoving(state): x/z velocity to zero; the state when not -1.
@@ -340,7 +340,7 @@ float WanderModel::look_yaw_of(TrigMemo* m, Vec3 from, Vec3 to, float old_yaw) {
   if (!m || (dx == 0.0f && dz == 0.0f)) return look_yaw(from, to, old_yaw);
   const uint32_t bx = std::bit_cast<uint32_t>(dx), bz = std::bit_cast<uint32_t>(dz);
   if (m->dx_bits != bx || m->dz_bits != bz) {
-    m->heading = angle::heading_of(dx, dz);  // look_yaw's, for a plan vector that is not zero
+    m->heading = angle::heading_of_fast(dx, dz);  // look_yaw's, for a plan vector that is not zero
     m->dx_bits = bx;
     m->dz_bits = bz;
   }

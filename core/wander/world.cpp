@@ -10,12 +10,33 @@ float clampf(float v, float bound) { return v < -bound ? -bound : (v > bound ? b
 /// The world's limits (docs/spec-notes.md W18): every velocity component within +-kMaxSpeed and
 /// every coordinate within +-kWorldBound, so no later frame can overflow a float. Nothing inside
 /// the limits changes; a body that reaches the world's edge (a fall with no ground below) stays on it.
-void hold_inside(Wanderer& e) {
+inline void hold_inside(Wanderer& e) {
   e.velocity = Vec3{clampf(e.velocity.x, kMaxSpeed), clampf(e.velocity.y, kMaxSpeed), clampf(e.velocity.z, kMaxSpeed)};
   e.position = Vec3{clampf(e.position.x, kWorldBound), clampf(e.position.y, kWorldBound), clampf(e.position.z, kWorldBound)};
 }
 
 }  // namespace
+
+std::vector<World::PreparedWall> World::prepare(const std::vector<Wall>& walls) {
+  std::vector<PreparedWall> out;
+  out.reserve(walls.size());
+  for (const Wall& w : walls) {
+    PreparedWall p;
+    p.x0 = w.x0;
+    p.z0 = w.z0;
+    p.bottom = w.bottom;
+    p.top = w.top;
+    p.bx0 = w.x0 < w.x1 ? w.x0 : w.x1;
+    p.bx1 = w.x0 < w.x1 ? w.x1 : w.x0;
+    p.bz0 = w.z0 < w.z1 ? w.z0 : w.z1;
+    p.bz1 = w.z0 < w.z1 ? w.z1 : w.z0;
+    p.abx = w.x1 - w.x0;
+    p.abz = w.z1 - w.z0;
+    p.len2 = p.abx * p.abx + p.abz * p.abz;
+    out.push_back(p);
+  }
+  return out;
+}
 
 bool World::ray_down(float x, float y, float z, float max_len, float* hit_height) const {
   // The first hit going down is the highest top at or below the origin; it
@@ -64,15 +85,14 @@ void World::step_body(Wanderer& e) const {
   // Walls: push the body's circle out of each wall in listed order. The wall
   // is "hit" only when the body was moving into it (a resting contact is not).
   const float r = e.radius;
-  for (const Wall& w : walls_) {
+  for (const PreparedWall& w : walls_) {
     if (!(e.position.y >= w.bottom && e.position.y < w.top)) continue;
     // A body farther than r from the segment's bounding box cannot touch it:
     // skipping it changes no result, only the time.
-    const float bx0 = w.x0 < w.x1 ? w.x0 : w.x1, bx1 = w.x0 < w.x1 ? w.x1 : w.x0;
-    const float bz0 = w.z0 < w.z1 ? w.z0 : w.z1, bz1 = w.z0 < w.z1 ? w.z1 : w.z0;
-    if (e.position.x < bx0 - r || e.position.x > bx1 + r || e.position.z < bz0 - r || e.position.z > bz1 + r) continue;
-    const float abx = w.x1 - w.x0, abz = w.z1 - w.z0;
-    const float len2 = abx * abx + abz * abz;
+    if (e.position.x < w.bx0 - r || e.position.x > w.bx1 + r || e.position.z < w.bz0 - r || e.position.z > w.bz1 + r)
+      continue;
+    const float abx = w.abx, abz = w.abz;
+    const float len2 = w.len2;
     float t = ((e.position.x - w.x0) * abx + (e.position.z - w.z0) * abz) / len2;
     t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
     const float cx = w.x0 + abx * t, cz = w.z0 + abz * t;

@@ -80,7 +80,7 @@ TEST_CASE("A recording keeps its header, every tick's input and hashes, and its 
   const auto& h = r.header();
   CHECK(h.major == 1);
   CHECK(h.model == "wander");
-  CHECK(h.model_version == 1);
+  CHECK(h.model_version == 2);  // wander v2 (WanderModel::kVersion): the recorder writes the model's version
   CHECK(h.tick_rate_hz == 60);
   CHECK(h.seed == 20261130);
   CHECK(h.chunk_ticks == 60);

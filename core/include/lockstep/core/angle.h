@@ -132,6 +132,10 @@ inline float wrap_2pi(float a) {
 /// heading_of(0, 0) = 0. NaN component -> canonical NaN.
 inline float heading_of(float dx, float dy) { return wrap_pi(dmath::atan2(dx, dy)); }
 
+/// heading_of through dmath::atan2_fast: the same conventions and bound, one
+/// division (not always the same bits as heading_of).
+inline float heading_of_fast(float dx, float dy) { return wrap_pi(dmath::atan2_fast(dx, dy)); }
+
 /// Unit direction of heading h: *dx = sin(h), *dy = cos(h) (via
 /// dmath::sincos, so bit-identical to calling sin and cos separately).
 inline void dir_of(float h, float* dx, float* dy) { dmath::sincos(h, dx, dy); }
