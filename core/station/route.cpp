@@ -255,7 +255,6 @@ void StationModel::goal_queues(uint32_t floor) {
   const NavGrid& grid = *grids_[floor];
   auto& masks = crowd_queue_[floor];
   masks.resize(portals_.size());
-  goal_patch_.resize(portals_.size());
   const int32_t nx = grid.nx(), ny = grid.ny();
   // (portal, cell) of each standing walker on the floor, sorted: each portal's cells together.
   std::vector<std::pair<uint32_t, int32_t>> standing;
@@ -272,7 +271,7 @@ void StationModel::goal_queues(uint32_t floor) {
     std::vector<uint8_t>& mask = masks[p];
     mask.clear();
     if (portals_[p].floor != floor) continue;
-    const CellRect r = goal_patch_[p] = goal_patch(p);
+    const CellRect& r = goal_patch_[p];
     const std::size_t k0 = k;
     while (k < standing.size() && standing[k].first == p) ++k;
     if (k == k0 || r.x0 > r.x1) continue;

@@ -416,6 +416,9 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
     g.named_target = po.target.empty() ? -1 : portal_index(sc, po.target);
     portals_.push_back(std::move(g));
   }
+  // Each portal's free patch (C5): fixed geometry, so once.
+  goal_patch_.resize(portals_.size());
+  for (uint32_t p = 0; p < portals_.size(); ++p) goal_patch_[p] = goal_patch(p);
   for (const auto& ar : sc.areas) {
     AreaGeom g;
     g.floor = static_cast<uint32_t>(floor_index(sc, ar.floor));

@@ -703,7 +703,7 @@ class StationModel {
     int32_t x0 = 0, x1 = -1, y0 = 0, y1 = -1;  ///< columns x0..x1, rows y0..y1; empty when x0 > x1
   };
   CellRect goal_patch(uint32_t p) const;     // C5: the cells of portal p's free radius
-  void goal_queues(uint32_t floor);          // C5: each portal's free patch and queue on the floor
+  void goal_queues(uint32_t floor);          // C5: each portal's queue on the floor
   // sight
   float sight_yaw(uint32_t w, V2 e) const;
   float headway_of(uint32_t w) const;
@@ -742,7 +742,7 @@ class StationModel {
   std::vector<std::vector<std::array<float, 4>>> crowd_box_;  ///< per floor, cell: 3 x 3 sums S, M, Vx, Vy
   std::vector<std::vector<LinearCost>> crowd_cost_;       ///< per floor, cell
   std::vector<std::vector<std::vector<uint8_t>>> crowd_queue_;  ///< per floor, portal: its queue's cells (C5), or empty
-  std::vector<CellRect> goal_patch_;  ///< per portal: its free patch's cells (C5; built with its floor's crowd costs)
+  std::vector<CellRect> goal_patch_;  ///< per portal: its free patch's cells (C5; the constructor)
   std::vector<int64_t> crowd_count_;                      ///< crowd_phase scratch: per cell S, M, Vx, Vy (fixed point)
   PhaseHook phases_;  ///< the profiler's observer, if any (not state)
   Workers* workers_ = nullptr;          ///< threads for the step, if any (not state)
