@@ -55,6 +55,9 @@ inline V2 closest_on_segment(V2 p, V2 a, V2 b) {
   return a + ab * t;
 }
 
+/// Squared distance from p to the segment a-b (a == b allowed).
+inline float point_segment_sqr_distance(V2 p, V2 a, V2 b) { return sqr_length(closest_on_segment(p, a, b) - p); }
+
 /// Even-odd point in polygon (a point exactly on an edge may land either side,
 /// but always the same side for the same bits).
 inline bool inside(const Polygon& poly, V2 p) {

@@ -30,56 +30,6 @@ bool finite(Vec2 p) { return finite(p.x) && finite(p.y); }
   throw InputError("station grid", place, what);
 }
 
-/// Squared distance from p to the segment a-b (a == b allowed).
-float dist2_point_segment(Vec2 p, Vec2 a, Vec2 b) {
-  const Vec2 ab = b - a;
-  const float den = dot(ab, ab);
-  float t = 0.0f;
-  if (den > 0.0f) {
-    t = dot(p - a, ab) / den;
-    if (t < 0.0f) t = 0.0f;
-    if (t > 1.0f) t = 1.0f;
-  }
-  const Vec2 d = p - (a + ab * t);
-  return dot(d, d);
-}
-
-/// The open segments a-b and c-d cross at a point interior to both.
-bool proper_cross(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
-  const float o1 = cross(b - a, c - a), o2 = cross(b - a, d - a);
-  const float o3 = cross(d - c, a - c), o4 = cross(d - c, b - c);
-  return ((o1 > 0.0f && o2 < 0.0f) || (o1 < 0.0f && o2 > 0.0f)) &&
-         ((o3 > 0.0f && o4 < 0.0f) || (o3 < 0.0f && o4 > 0.0f));
-}
-
-/// Squared distance between two segments; 0 when they cross.
-float dist2_segments(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
-  if (proper_cross(a, b, c, d)) return 0.0f;
-  return std::min(std::min(dist2_point_segment(a, c, d), dist2_point_segment(b, c, d)),
-                  std::min(dist2_point_segment(c, a, b), dist2_point_segment(d, a, b)));
-}
-
-/// Crossing-number test; a point on an edge may go either way.
-bool inside_polygon(const std::vector<Vec2>& pts, Vec2 p) {
-  bool in = false;
-  const std::size_t n = pts.size();
-  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
-    const Vec2 a = pts[i], b = pts[j];
-    if ((a.y > p.y) != (b.y > p.y)) {
-      const float x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
-      if (p.x < x) in = !in;
-    }
-  }
-  return in;
-}
-
-float signed_area2(const std::vector<Vec2>& pts) {
-  float s = 0.0f;
-  const std::size_t n = pts.size();
-  for (std::size_t i = 0, j = n - 1; i < n; j = i++) s += cross(pts[j], pts[i]);
-  return s;
-}
-
 /// Metres of cost to whole millimetres (round half up; v >= 0, bounded by the extra-cost limit).
 int64_t to_mm(float metres) { return static_cast<int64_t>(metres * 1000.0f + 0.5f); }
 /// A cost already in millimetres, rounded to whole millimetres.
@@ -118,8 +68,8 @@ void NavGrid::take_polygons(const GridInput& in) {
         bad(at, "a polygon needs at least 3 points, got " + std::to_string(pts.size()));
       for (std::size_t i = 0; i < pts.size(); ++i)
         if (!finite(pts[i])) bad(at + ".pts[" + std::to_string(i) + "]", "coordinate is NaN or infinite");
-      const float area2 = signed_area2(pts);
-      if (!(area2 > 0.0f) && !(area2 < 0.0f)) bad(at, "the polygon has zero area");
+      const float area = signed_area(pts);
+      if (!(area > 0.0f) && !(area < 0.0f)) bad(at, "the polygon has zero area");
       Poly p{pts, pts[0].x, pts[0].y, pts[0].x, pts[0].y, blocker};
       for (const Vec2 v : pts) {
         p.minx = std::min(p.minx, v.x);
@@ -160,55 +110,18 @@ void NavGrid::size_grid() {
 }
 
 void NavGrid::build_walls(const GridInput& in) {
-  // ---- the wall set
-  // Floor boundary: each walkable edge is split where other walkable polygons'
-  // edges cross it or their vertices lie on it; a piece is a wall unless the
-  // point just outside its middle (1 mm along the outward normal) is inside
-  // another walkable polygon (a shared or covered edge inside the union).
-  for (std::size_t k = 0; k < n_walk_; ++k) {
-    const auto& pts = polys_[k].pts;
-    const bool ccw = signed_area2(pts) > 0.0f;
-    const std::size_t m = pts.size();
-    for (std::size_t i = 0; i < m; ++i) {
-      const Vec2 a = pts[i], b = pts[(i + 1) % m];
-      const Vec2 ab = b - a;
-      const float len2 = dot(ab, ab);
-      if (!(len2 > 0.0f)) continue;
-      std::vector<float> cuts = {0.0f, 1.0f};
-      for (std::size_t q = 0; q < n_walk_; ++q) {
-        if (q == k) continue;
-        const auto& qp = polys_[q].pts;
-        for (std::size_t e = 0; e < qp.size(); ++e) {
-          const Vec2 c = qp[e], d = qp[(e + 1) % qp.size()];
-          if (proper_cross(a, b, c, d)) {
-            const float den = cross(ab, d - c);
-            cuts.push_back(cross(c - a, d - c) / den);
-          }
-          if (dist2_point_segment(c, a, b) <= 1e-8f) cuts.push_back(dot(c - a, ab) / len2);
-        }
-      }
-      std::sort(cuts.begin(), cuts.end());
-      const float len = dmath::sqrt(len2);
-      const Vec2 out_n = ccw ? Vec2{ab.y / len, -ab.x / len} : Vec2{-ab.y / len, ab.x / len};
-      for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
-        const float t0 = std::clamp(cuts[c], 0.0f, 1.0f), t1 = std::clamp(cuts[c + 1], 0.0f, 1.0f);
-        if (!(t1 > t0)) continue;
-        const Vec2 mid = a + ab * ((t0 + t1) * 0.5f);
-        const Vec2 probe = mid + out_n * 1e-3f;
-        bool covered = false;
-        for (std::size_t q = 0; q < n_walk_ && !covered; ++q)
-          if (q != k && inside_polygon(polys_[q].pts, probe)) covered = true;
-        if (!covered) segs_.push_back({a + ab * t0, a + ab * t1});
-      }
-    }
-  }
-  // (The pieces of one edge stay separate: every query takes a minimum over
-  // segments, which splitting does not change.)
-  for (std::size_t k = n_walk_; k < polys_.size(); ++k) {
-    const auto& pts = polys_[k].pts;
-    for (std::size_t i = 0; i < pts.size(); ++i) segs_.push_back({pts[i], pts[(i + 1) % pts.size()]});
-  }
-  for (const auto& w : in.walls) segs_.push_back({w.first, w.second});
+  // ---- the wall set: the model's (station/walls.h): the boundary of the
+  // walkable union, every blocker's edges, the extra walls. (The pieces of one
+  // edge stay separate: every query takes a minimum over segments, which
+  // splitting does not change.)
+  std::vector<Polygon> outlines;
+  for (std::size_t k = 0; k < n_walk_; ++k) outlines.push_back(polys_[k].pts);
+  std::vector<Wall> walls;
+  outline_walls(outlines, walls);
+  for (std::size_t k = n_walk_; k < polys_.size(); ++k) solid_walls(polys_[k].pts, WallKind::Obstacle, -1, walls);
+  for (const auto& w : in.walls) walls.push_back(Wall{w.first, w.second, WallKind::Extra, -1});
+  segs_.reserve(walls.size());
+  for (const Wall& w : walls) segs_.push_back({w.a, w.b});
 }
 
 void NavGrid::build_buckets() {
@@ -247,7 +160,7 @@ void NavGrid::build_buckets() {
         for (int32_t j = j0; j <= j1; ++j)
           for (int32_t i = i0; i <= i1; ++i) {
             const int32_t c = j * nx_ + i;
-            if (dist2_point_segment(cell_center(c), a, b) > half_diag * half_diag) continue;
+            if (point_segment_sqr_distance(cell_center(c), a, b) > half_diag * half_diag) continue;
             if (pass == 0) {
               ++count[static_cast<std::size_t>(c)];
             } else {
@@ -480,7 +393,7 @@ float NavGrid::nearest_wall(Vec2 p, float cap) const {
   float best2 = cap * cap;
   visit_buckets(p, p, cap, [&](int32_t s) {
     const WallSegment& w = segs_[static_cast<std::size_t>(s)];
-    best2 = std::min(best2, dist2_point_segment(p, w.a, w.b));
+    best2 = std::min(best2, point_segment_sqr_distance(p, w.a, w.b));
     return true;
   });
   return std::min(dmath::sqrt(best2), cap);
@@ -494,7 +407,7 @@ bool NavGrid::inside_exact(Vec2 p) const {
   for (int32_t k = poly_start_[uc]; k < poly_start_[uc + 1]; ++k) {
     const Poly& poly = polys_[static_cast<std::size_t>(poly_items_[static_cast<std::size_t>(k)])];
     if (p.x < poly.minx || p.x > poly.maxx || p.y < poly.miny || p.y > poly.maxy) continue;
-    if (!inside_polygon(poly.pts, p)) continue;
+    if (!inside(poly.pts, p)) continue;
     if (poly.blocker) return false;
     walk = true;
   }
@@ -535,7 +448,7 @@ float NavGrid::clearance_of_segment(Vec2 a, Vec2 b, float cap, float stop_below)
   bool hit = false;
   visit_buckets(a, b, cap, [&](int32_t s) {
     const WallSegment& w = segs_[static_cast<std::size_t>(s)];
-    const float d2 = dist2_segments(a, b, w.a, w.b);
+    const float d2 = segment_sqr_distance(a, b, w.a, w.b);
     if (d2 <= 1e-10f) {  // touching (0.01 mm): through a corner or the joint of two pieces, even at radius 0
       hit = true;
       return false;
@@ -584,10 +497,13 @@ float NavGrid::lane_slack(Vec2 leg_start, Vec2 corner, Vec2 side_dir, float radi
   const float len = length(side_dir);
   if (!(len > 1e-6f)) return 0.0f;
   const Vec2 u = divided(side_dir, len);
-  // Seed: "keeps the body and the 0.35 m comfort gap off every wall, plus half a nav cell".
-  const float keep = std::max(radius, 0.0f) + kComfortGap_m + 0.5f * cell_;
+  // Seed: "keeps the body and the 0.35 m comfort gap off every wall, plus half a nav cell" (G7).
+  const float keep = std::max(radius, 0.0f) + kComfortGap_m;
   for (const float s : kLaneShifts_m)
-    if (segment_keeps(leg_start, corner + u * s, keep)) return s;
+    if (segment_keeps(leg_start, corner + u * s, keep)) {
+      const float slack = s + 0.5f * cell_;
+      return slack > kMaxSlack_m ? kMaxSlack_m : slack;
+    }
   return 0.0f;
 }
 
@@ -1109,11 +1025,11 @@ std::vector<Vec2> NavGrid::pull_string(const std::vector<Vec2>& raw, const std::
         if (c == sg) return true;
       checked.push_back(sg);
       const WallSegment& w = segs_[static_cast<std::size_t>(sg)];
-      const float d = dmath::sqrt(dist2_segments(p0, p1, w.a, w.b));
+      const float d = dmath::sqrt(segment_sqr_distance(p0, p1, w.a, w.b));
       if (!(d < hi)) return true;
       float allowed = hi;
       for (std::size_t j = i; j < k && allowed > d; ++j)
-        if (seg_clear[j] < hi) allowed = std::min(allowed, dmath::sqrt(dist2_segments(raw[j], raw[j + 1], w.a, w.b)));
+        if (seg_clear[j] < hi) allowed = std::min(allowed, dmath::sqrt(segment_sqr_distance(raw[j], raw[j + 1], w.a, w.b)));
       if (d < allowed - 1e-3f) ok = false;
       return ok;
     });

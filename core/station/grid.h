@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "station/geom.h"
+#include "station/walls.h"
 
 namespace lockstep::station {
 
@@ -112,8 +113,9 @@ class NavGrid {
   static constexpr float kComfortGap_m = 0.35f;
   /// Seed "Route": a step with no gap at all costs 3.5 times its length.
   static constexpr float kComfortMaxFactor = 3.5f;
-  /// Seed "Route" (lanes): the shifts tried for a leg's slack, widest first, m.
+  /// Seed "Route" (lanes): the shifts tried for a leg's slack, widest first, m; the slack's cap.
   static constexpr std::array<float, 5> kLaneShifts_m = {1.5f, 1.1f, 0.75f, 0.45f, 0.2f};
+  static constexpr float kMaxSlack_m = 1.5f;
   /// Stored clearances (node and edge) are capped here, m.
   static constexpr float kClearanceCap_m = 2.0f;
   /// Largest body radius find_path accepts, m (InputError above).
@@ -181,11 +183,15 @@ class NavGrid {
   /// is clearance - radius; the factor is 3.5 at gap <= 0, 1 at gap >= 0.35 m,
   /// and linear between: 1 + 2.5 * (0.35 - gap) / 0.35.
   static float comfort_factor(float clearance, float radius);
-  /// Seed "Route", lanes: the slack on one side of a leg. The widest shift s
-  /// among 1.5, 1.1, 0.75, 0.45, 0.2 m for which the straight walk from
-  /// leg_start to corner + s * unit(side_dir) keeps radius + 0.35 m comfort +
-  /// half a cell off every wall (segment_clear with that radius); 0 when none
-  /// does ("next to a wall the slack on that side is zero") or side_dir is zero.
+  /// Seed "Route", lanes: the slack on one side of a leg, "the widest shift
+  /// of the corner point, among 1.5, 1.1, 0.75, 0.45 and 0.2 m, for which the
+  /// straight walk from the start of the leg to the shifted point keeps the
+  /// body and the 0.35 m comfort gap off every wall, plus half a nav cell", up
+  /// to 1.5 m: the first s of that list for which segment_clear(leg_start,
+  /// corner + s * unit(side_dir), radius + 0.35) holds, plus half a cell,
+  /// capped at 1.5 m (spec note G7); 0 when none does ("next to a wall the
+  /// slack on that side is zero") or side_dir is zero. The station model's
+  /// lanes use this.
   float lane_slack(Vec2 leg_start, Vec2 corner, Vec2 side_dir, float radius) const;
   /// Snapping: the node of the cell nearest p (by distance from p to the node;
   /// ties to the lower cell index) on which a body of `radius` may stand.

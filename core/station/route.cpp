@@ -35,15 +35,7 @@ V2 StationModel::portal_goal(uint32_t portal, V2 from) const {
 }
 
 bool StationModel::segment_clear(uint32_t floor, V2 a, V2 b, float radius) const {
-  const FloorGeom& fl = floors_[floor];
-  const CellGrid& gr = fl.wall_grid;
-  const float r2 = radius * radius;
-  return gr.each(gr.box(std::min(a.x, b.x) - radius, std::min(a.y, b.y) - radius, std::max(a.x, b.x) + radius,
-                        std::max(a.y, b.y) + radius),
-                 [&](uint32_t k) {
-                   const Wall& w = fl.walls[k];
-                   return !(segment_sqr_distance(a, b, w.a, w.b) < r2 || (radius == 0.0f && segments_cross(a, b, w.a, w.b)));
-                 });
+  return grids_[floor]->segment_clear(a, b, radius);
 }
 
 void StationModel::start_route(uint32_t w) {
@@ -463,19 +455,9 @@ void StationModel::begin_leg(uint32_t w) {
   // side is zero".
   const V2 u = unit(corner - wk.pos);
   if (u == V2{}) return;
-  const V2 nl = left_of(u);
-  const float clear = wk.radius + kWallComfort;
-  for (int side = 0; side < 2; ++side) {
-    const float sgn = side == 0 ? 1.0f : -1.0f;
-    float slack = 0.0f;
-    for (float s : kSlackShifts)
-      if (segment_clear(wk.floor, wk.pos, corner + nl * (sgn * s), clear)) {
-        slack = s + kNavCell * 0.5f;
-        break;
-      }
-    slack = slack > kMaxSlack ? kMaxSlack : slack;
-    (side == 0 ? wk.slack_left : wk.slack_right) = slack;
-  }
+  const NavGrid& grid = *grids_[wk.floor];
+  wk.slack_left = grid.lane_slack(wk.pos, corner, left_of(u), wk.radius);
+  wk.slack_right = grid.lane_slack(wk.pos, corner, left_of(u) * -1.0f, wk.radius);
 }
 
 // One walker's route for this tick: waypoints, the leg re-check, the lane

@@ -274,54 +274,6 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
 
 namespace {
 
-// The parts of the edge a-b of walkable outline `self` that are the union's
-// boundary (S4): split where other outlines' edges cross it or run along it, and
-// keep a piece unless the floor lies on both sides of it (inside another
-// outline, or two outlines that share the edge).
-void outline_pieces(const std::vector<Polygon>& outlines, std::size_t self, V2 a, V2 b, std::vector<Wall>& out) {
-  std::vector<float> ts = {0.0f, 1.0f};
-  const V2 ab = b - a;
-  const float ab2 = sqr_length(ab);
-  for (std::size_t o = 0; o < outlines.size(); ++o) {
-    if (o == self) continue;
-    const auto& poly = outlines[o];
-    for (std::size_t i = 0; i < poly.size(); ++i) {
-      const V2 c = poly[i], d = poly[(i + 1) % poly.size()];
-      const V2 cd = d - c;
-      const float den = cross(ab, cd);
-      if (den == 0.0f) {
-        // Parallel: on the same line, the other edge's ends split this one.
-        if (cross(c - a, ab) == 0.0f && ab2 > 0.0f)
-          for (const V2 e : {c, d}) {
-            const float t = dot(e - a, ab) / ab2;
-            if (t > 0.0f && t < 1.0f) ts.push_back(t);
-          }
-        continue;
-      }
-      const float t = cross(c - a, cd) / den;
-      const float u = cross(c - a, ab) / den;
-      if (t > 0.0f && t < 1.0f && u >= 0.0f && u <= 1.0f) ts.push_back(t);
-    }
-  }
-  std::sort(ts.begin(), ts.end());
-  const V2 n = left_of(unit(ab)) * 1e-3f;  // 1 mm either side of the edge
-  auto floor_at = [&](V2 p) {
-    for (const auto& poly : outlines)
-      if (inside(poly, p)) return true;
-    return false;
-  };
-  for (std::size_t k = 0; k + 1 < ts.size(); ++k) {
-    if (!(ts[k + 1] > ts[k])) continue;
-    const V2 p = a + ab * ts[k], q = a + ab * ts[k + 1];
-    const V2 mid = (p + q) * 0.5f;
-    bool covered = false;
-    for (std::size_t o = 0; o < outlines.size() && !covered; ++o)
-      if (o != self && inside(outlines[o], mid)) covered = true;
-    if (!covered) covered = floor_at(mid + n) && floor_at(mid - n);
-    if (!covered) out.push_back(Wall{p, q, WallKind::Outline, -1});
-  }
-}
-
 void build_wall_grid(FloorGeom& g) {
   CellGrid& gr = g.wall_grid;
   gr.cell = 2.0f;
@@ -370,16 +322,13 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
         g.minx = std::min(g.minx, p.x), g.maxx = std::max(g.maxx, p.x);
         g.miny = std::min(g.miny, p.y), g.maxy = std::max(g.maxy, p.y);
       }
-    for (std::size_t k = 0; k < fl.walkable.size(); ++k) {
-      const auto& poly = fl.walkable[k];
-      for (std::size_t i = 0; i < poly.size(); ++i) outline_pieces(fl.walkable, k, poly[i], poly[(i + 1) % poly.size()], g.walls);
-    }
+    outline_walls(fl.walkable, g.walls);
     auto add_blockers = [&](const std::vector<Polygon>& set, WallKind kind) {
       for (const auto& poly : set) {
         const auto id = static_cast<int32_t>(g.blockers.size());
         g.blockers.push_back(poly);
         g.blocker_kind.push_back(kind);
-        for (std::size_t i = 0; i < poly.size(); ++i) g.walls.push_back(Wall{poly[i], poly[(i + 1) % poly.size()], kind, id});
+        solid_walls(poly, kind, id, g.walls);
       }
     };
     add_blockers(fl.obstacles, WallKind::Obstacle);

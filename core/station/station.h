@@ -29,6 +29,7 @@
 #include "lockstep/core/workers.h"
 #include "station/geom.h"
 #include "station/grid.h"
+#include "station/walls.h"
 
 namespace lockstep::station {
 
@@ -51,8 +52,7 @@ inline constexpr float kTouchWaypoint = 0.5f;     ///< m: S7, a waypoint this cl
 inline constexpr float kLegRecheckS = 0.5f;       ///< s between re-checks of the current leg
 inline constexpr float kWallComfort = 0.35f;      ///< m comfort gap from walls
 inline constexpr float kNavCell = 0.7f;           ///< m, the routing grid's cell
-inline constexpr float kMaxSlack = 1.5f;          ///< m, lane slack cap per side
-inline constexpr std::array<float, 5> kSlackShifts = {1.5f, 1.1f, 0.75f, 0.45f, 0.2f};
+inline constexpr float kMaxSlack = NavGrid::kMaxSlack_m;  ///< m, lane slack cap per side
 inline constexpr float kLaneCloseM = 6.0f;        ///< m: a leg into the goal closes the shift over its last 6 m
 // seed 002, Recovery.
 inline constexpr float kDefaultUnstickS = 3.0f;
@@ -491,14 +491,6 @@ struct Input {
 
 // ---------------------------------------------------------------- compiled geometry (not state)
 
-enum class WallKind : uint8_t { Outline = 0, Obstacle = 1, Hole = 2, Void = 3, Extra = 4 };
-
-struct Wall {
-  V2 a, b;
-  WallKind kind = WallKind::Outline;
-  int32_t blocker = -1;  ///< floor-local blocker index (obstacles, then holes, then voids); -1 outline/extra
-};
-
 /// A uniform grid of cells holding indices (walls, walkers), rebuilt or built
 /// in index order, so iteration is deterministic.
 struct CellGrid {
@@ -589,7 +581,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 7;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5)
+  static constexpr uint32_t kVersion = 8;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
   /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
   static constexpr std::array<std::string_view, 8> kPhases{"inputs", "spawn",  "neighbours", "plan",
@@ -634,7 +626,9 @@ class StationModel {
   lockstep::Drawing scene_drawing() const;
   lockstep::Drawing tick_drawing() const;
 
-  /// Is a body of `radius` along a→b on `floor` clear of every wall (and not crossing one)?
+  /// Is a body of `radius` along a→b on `floor` clear of every wall (and not
+  /// crossing one)? The routing grid's test (NavGrid::segment_clear): one
+  /// wall set and one segment test for the route, the lanes and the overtake.
   bool segment_clear(uint32_t floor, V2 a, V2 b, float radius) const;
   /// The seam for the routing grid (route.cpp): corners from `from` to `to`, the last being `to`.
   /// `crowd`: the crowd field as the walker feels it (crowd_view), or nullptr.

@@ -431,10 +431,11 @@ TEST_CASE("Route the crowd cost of the next 15 m", "[grid][station]") {
   CHECK(g.soft_cost(line, crowd) == Approx(2.0 * (31.0 - 20.3)).epsilon(1e-5));
 }
 
-TEST_CASE("Route lane slack is the widest of 1.5, 1.1, 0.75, 0.45, 0.2 m keeping body, comfort gap and half a cell", "[grid][station]") {
-  // The leg runs from (0, 0) to the corner (10, 0); a wall runs parallel at y = wall_y
-  // from x = -5 to 15. With radius 0.25 the walk must keep 0.25 + 0.35 + 0.35 = 0.95 m
-  // off the wall, so the shift fits when wall_y - s >= 0.95.
+TEST_CASE("Route lane slack is the widest of 1.5, 1.1, 0.75, 0.45, 0.2 m keeping body and comfort gap, plus half a cell, up to 1.5 m", "[grid][station]") {
+  // Spec note G7. The leg runs from (0, 0) to the corner (10, 0); a wall runs parallel
+  // at y = wall_y from x = -5 to 15. With radius 0.25 the walk must keep 0.25 + 0.35 =
+  // 0.6 m off the wall, so the shift s fits when wall_y - s >= 0.6; the slack is then
+  // s + 0.35 (half a 0.7 m cell), at most 1.5 m.
   const float r = 0.25f;
   auto slack_left = [&](float wall_y) {
     GridInput in;
@@ -443,15 +444,15 @@ TEST_CASE("Route lane slack is the widest of 1.5, 1.1, 0.75, 0.45, 0.2 m keeping
     const NavGrid g(in);
     return g.lane_slack({0, 0}, {10, 0}, {0, 2}, r);  // side_dir need not be unit
   };
-  CHECK(slack_left(2.6f) == 1.5f);
-  CHECK(slack_left(2.3f) == 1.1f);
-  CHECK(slack_left(1.9f) == 0.75f);
-  CHECK(slack_left(1.6f) == 0.45f);
-  CHECK(slack_left(1.3f) == 0.2f);
-  CHECK(slack_left(1.1f) == 0.0f);  // next to a wall the slack on that side is zero
+  CHECK(slack_left(2.2f) == 1.5f);                   // 1.5 fits: 1.85, capped
+  CHECK(slack_left(2.0f) == Approx(1.45f));          // 1.1 fits (1.5 does not)
+  CHECK(slack_left(1.5f) == Approx(1.1f));           // 0.75
+  CHECK(slack_left(1.2f) == Approx(0.8f));           // 0.45
+  CHECK(slack_left(0.9f) == Approx(0.55f));          // 0.2
+  CHECK(slack_left(0.7f) == 0.0f);                   // next to a wall the slack on that side is zero
   GridInput in;
   in.walkable.push_back(rect(-10, -10, 20, 10));
-  in.walls.push_back({{-5, 1.3f}, {15, 1.3f}});
+  in.walls.push_back({{-5, 0.7f}, {15, 0.7f}});
   const NavGrid g(in);
   CHECK(g.lane_slack({0, 0}, {10, 0}, {0, -1}, r) == 1.5f);  // the open side
   CHECK(g.lane_slack({0, 0}, {10, 0}, {0, 0}, r) == 0.0f);   // no side

@@ -84,3 +84,38 @@ TEST_CASE("station floors - outlines that only share an edge join into one floor
     if (w.kind == WallKind::Outline) len += ref::sqrt((w.b.x - w.a.x) * (w.b.x - w.a.x) + (w.b.y - w.a.y) * (w.b.y - w.a.y));
   CHECK(len == Approx(48.0f).margin(1e-3));
 }
+
+TEST_CASE("station floors - overlapping outlines keep the outer edges they share (S4)", "[station][route]") {
+  // RiMEA 6's corner: a 12 x 2 m corridor and a 2 x 12 m one overlapping in the
+  // square 10..12 x 0..2, so their bottom edges run along each other from x = 10
+  // to 12, and their right edges from y = 0 to 2. Those pieces are the union's
+  // boundary (floor on one side only) and stay walls, on whichever side of the
+  // overlap they lie: the union's perimeter is 12 + 12 + 2 + 10 + 10 + 2 = 48 m.
+  // (A piece whose middle lay on the other outline's edge once counted as inside
+  // it: the bottom piece vanished from both outlines, and the corner had no wall.)
+  const std::vector<Polygon> outlines = {{{0, 0}, {12, 0}, {12, 2}, {0, 2}}, {{10, 0}, {12, 0}, {12, 12}, {10, 12}}};
+  for (const bool swap : {false, true}) {
+    std::vector<Polygon> o = outlines;
+    if (swap) std::swap(o[0], o[1]);
+    std::vector<Wall> walls;
+    outline_walls(o, walls);
+    float len = 0, bottom = 0, right = 0;
+    for (const auto& w : walls) {
+      const float l = ref::sqrt((w.b.x - w.a.x) * (w.b.x - w.a.x) + (w.b.y - w.a.y) * (w.b.y - w.a.y));
+      len += l;
+      if (w.a.y == 0.0f && w.b.y == 0.0f && std::min(w.a.x, w.b.x) >= 10.0f) bottom += l;
+      if (w.a.x == 12.0f && w.b.x == 12.0f && std::max(w.a.y, w.b.y) <= 2.0f) right += l;
+    }
+    CHECK(len == Approx(48.0f).margin(1e-3));
+    CHECK(bottom == Approx(2.0f).margin(1e-3));  // once, not twice, not never
+    CHECK(right == Approx(2.0f).margin(1e-3));
+  }
+  // The model and its routing grid see the same walls: a body 0.3 m from that
+  // bottom edge is not clear of it at 0.35 m, and is at 0.25 m.
+  Json j = hall(12, 2);
+  j["floors"][0]["walkable"].push_back(rect(10, 0, 12, 12));
+  j["portals"] = Json::array({Json{{"id", "end"}, {"polygon", rect(10, 11, 12, 12)}, {"mode", "despawn"}}});
+  auto m = make(j);
+  CHECK_FALSE(m.segment_clear(0, {10.5f, 0.3f}, {11.5f, 0.3f}, 0.35f));
+  CHECK(m.segment_clear(0, {10.5f, 0.3f}, {11.5f, 0.3f}, 0.25f));
+}

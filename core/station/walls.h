@@ -1,0 +1,33 @@
+// A floor's walls, one rule for the station model and its routing grid
+// (seed 002, "Behaviours": walls and outside-of-floor count as blockers; spec
+// note S4: a floor is the union of its walkable outlines).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "station/geom.h"
+
+namespace lockstep::station {
+
+enum class WallKind : uint8_t { Outline = 0, Obstacle = 1, Hole = 2, Void = 3, Extra = 4 };
+
+struct Wall {
+  V2 a, b;
+  WallKind kind = WallKind::Outline;
+  int32_t blocker = -1;  ///< floor-local blocker index (obstacles, then holes, then voids); -1 outline/extra
+};
+
+/// The boundary of the union of `outlines` (S4), appended to `out` as
+/// WallKind::Outline pieces, outline by outline and edge by edge. An edge is
+/// split where other outlines' edges cross it or run along it; a piece is a
+/// wall unless the floor lies on both sides of it (the points 1 mm either
+/// side of its middle both on the floor: inside another outline, or an edge
+/// two outlines share). Where two outlines' edges run along each other on the
+/// union's boundary, the earlier outline's piece is the wall, once.
+void outline_walls(const std::vector<Polygon>& outlines, std::vector<Wall>& out);
+
+/// Every edge of `solid` (closed), appended to `out` with `kind` and `blocker`.
+void solid_walls(const Polygon& solid, WallKind kind, int32_t blocker, std::vector<Wall>& out);
+
+}  // namespace lockstep::station
