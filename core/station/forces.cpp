@@ -12,6 +12,20 @@ namespace lockstep::station {
 
 namespace {
 
+// The far end of the stair a walker is bound through pushes it not at all (no
+// soft force, no contact, no wall gap): its centre walks up to the landing
+// line, where it is handed over (seed 002: "so a walker can sit right on the
+// line"; spec note S31). The integrator still keeps the centre from crossing.
+bool landing_of(const Wall& wl, const Walker& w) { return wl.kind == WallKind::Landing && wl.blocker == w.via; }
+
+// A wall whose soft force and wall gap a walker does not feel (contacts still
+// act): the obstacle or hole a recovery mutes (seed 002, Recovery), and the
+// landing it is bound through.
+bool soft_muted(const Wall& wl, const Walker& w) {
+  if (wl.kind == WallKind::Landing) return landing_of(wl, w);
+  return wl.blocker >= 0 && wl.blocker == w.ignore_blocker && (wl.kind == WallKind::Obstacle || wl.kind == WallKind::Hole);
+}
+
 // ---- parameters (docs/station-forces.md has each one's source)
 constexpr float kMass = 80.0f;            ///< kg, HFV 2000
 constexpr float kTau = 0.5f;              ///< s relaxation time, HFV 2000
@@ -22,8 +36,6 @@ constexpr float kBodyK = 1.2e5f;          ///< kg/s^2, body compression, HFV 200
 constexpr float kKappa = 2.4e5f;          ///< kg/(m s), sliding friction, HFV 2000
 constexpr float kLambda = 0.5f;           ///< anisotropy: weight behind (HM 1995's 0.5 outside the field of view)
 constexpr float kSocialRange = 1.0f;      ///< m of gap beyond which A exp(gap/B) (< 0.01 N) is dropped
-constexpr float kMaxSpeedFactor = 1.3f;   ///< |v| <= 1.3 v0 (HM 1995's v_max)
-constexpr int kSubSteps = 4;              ///< dt / 4 = 12.5 ms per sub-step (stability, S16)
 constexpr float kMoveMargin = 0.3f;       ///< m of motion within a tick the neighbour lists allow for
 constexpr float kSkin = 0.02f;            ///< m: a centre may not come closer than this to a wall line
 // Sight (docs/station-forces.md, "Sight yaw").
@@ -137,7 +149,7 @@ void StationModel::rebuild_neighbours() {
       gr.each(around, [&](uint32_t j) {
         if (j == i) return true;
         const Walker& o = state_.walkers[j];
-        if (o.floor != w.floor) return true;
+        if (!meets(w, o, kPushHeight)) return true;
         const float reach = w.radius + o.radius + kSocialRange + kMoveMargin;
         if (sqr_length(o.pos - w.pos) < reach * reach) nbs.push_back(j);
         return true;
@@ -217,7 +229,7 @@ float StationModel::sight_yaw(uint32_t i, V2 e) const {
   gr.each(box, [&](uint32_t j) {
     if (j == i) return true;
     const Walker& o = state_.walkers[j];
-    if (o.floor != w.floor) return true;
+    if (!meets(w, o, kSightHeight)) return true;
     const V2 d = o.pos - w.pos;
     const float a = dot(d, e);
     if (!(a > 0.0f) || a > kSightRange) return true;
@@ -229,7 +241,7 @@ float StationModel::sight_yaw(uint32_t i, V2 e) const {
     if (better) {
       found = true;
       ba = a, bs = s, bu = dot(o.vel, e), bc = clear, bp = o.pos;
-      bq = dot(o.dir, e) > 0.0f && (o.headway < o.desired_speed * kTimeGap || dot(o.vel, e) < kSameWaySpeed);
+      bq = dot(o.dir, e) > 0.0f && (o.headway < speed_goal(o) * kTimeGap || dot(o.vel, e) < kSameWaySpeed);
     }
     return true;
   });
@@ -237,7 +249,7 @@ float StationModel::sight_yaw(uint32_t i, V2 e) const {
   float yaw = 0.0f;
   const float pc = bc - kSightMargin + kPassMargin;  // pass 0.1 m clear
   const float pass_shift = keep_right_ ? bs + pc : bs - pc;
-  const bool slower = bu < w.desired_speed - kOvertakeMargin;
+  const bool slower = bu < speed_goal(w) - kOvertakeMargin;
   if (bq || (bu >= kSameWaySpeed && slower)) {
     // Going my way and slower than I want (S21, S22): overtake on the side
     // away from the keep side when that line is open; otherwise follow. A
@@ -279,8 +291,8 @@ bool StationModel::overtake_clear(uint32_t i, V2 e, float shift, float ahead, V2
   return gr.each(box, [&](uint32_t j) {
     if (j == i) return true;
     const Walker& o = state_.walkers[j];
-    if (o.floor != w.floor || o.pos == target) return true;
-    if (dot(o.vel, e) >= w.desired_speed - kOvertakeMargin) return true;  // as fast as I would pass: no obstacle
+    if (!meets(w, o, kSightHeight) || o.pos == target) return true;
+    if (dot(o.vel, e) >= speed_goal(w) - kOvertakeMargin) return true;  // as fast as I would pass: no obstacle
     const V2 d = o.pos - w.pos;
     const float a = dot(d, e);
     const bool oncoming = dot(o.dir, e) < -0.7f;  // going against me, within 45 degrees of head-on
@@ -303,7 +315,7 @@ bool StationModel::oncoming_ahead(uint32_t i, V2 u) const {
   return !gr.each(box, [&](uint32_t j) {
     if (j == i) return true;
     const Walker& o = state_.walkers[j];
-    if (o.floor != w.floor || !(dot(o.dir, u) < -0.5f)) return true;
+    if (!meets(w, o, kSightHeight) || !(dot(o.dir, u) < -0.5f)) return true;
     const V2 d = o.pos - w.pos;
     const float a = dot(d, u), s = dot(d, nl);
     if (!(a > 0.0f) || a > kOncomingRange || s > kOncomingHalf || s < -kOncomingHalf) return true;
@@ -330,7 +342,7 @@ float StationModel::headway_of(uint32_t i) const {
   gr.each(box, [&](uint32_t j) {
     if (j == i) return true;
     const Walker& o = state_.walkers[j];
-    if (o.floor != w.floor || !(dot(o.dir, e) > 0.0f)) return true;
+    if (!meets(w, o, kPushHeight) || !(dot(o.dir, e) > 0.0f)) return true;
     const V2 d = o.pos - w.pos;
     if (dot(d, e) < 0.0f) return true;
     // It must be ahead along our mean direction too: of two converging
@@ -383,7 +395,7 @@ float StationModel::wall_gap_of(uint32_t i, V2 e, V2* normal) const {
   float best = kHeadwayCap;
   for (uint32_t k = wall_start_[i]; k < wall_start_[i + 1]; ++k) {
     const Wall& wl = fl.walls[wall_items_[k]];
-    if (wl.blocker >= 0 && wl.blocker == w.ignore_blocker) continue;
+    if (soft_muted(wl, w)) continue;
     const V2 pa = wl.a - w.pos, pb = wl.b - w.pos;
     // In a frame whose a is stretched by 1 / kDepth the body's shape (S28) is the disc of radius r.
     const float a0 = dot(pa, e) / kDepth, s0 = dot(pa, nl), a1 = dot(pb, e) / kDepth, s1 = dot(pb, nl);
@@ -500,6 +512,7 @@ void StationModel::accelerations(float h, uint32_t begin, uint32_t end) {
     const FloorGeom& fl = floors_[w.floor];
     for (uint32_t k = wall_start_[i]; k < wall_start_[i + 1]; ++k) {
       const Wall& wl = fl.walls[wall_items_[k]];
+      if (landing_of(wl, w)) continue;
       const V2 q = closest_on_segment(w.pos, wl.a, wl.b);
       const V2 dv = w.pos - q;
       const float d2 = sqr_length(dv);
@@ -511,7 +524,7 @@ void StationModel::accelerations(float h, uint32_t begin, uint32_t end) {
       const float gap = extent(w.radius, move_dir_[i], nrm) - d;
       V2 a{};
       // Soft wall force, muted for the obstacle a recovery ignores (seed 002, Recovery).
-      if (!(wl.blocker >= 0 && wl.blocker == w.ignore_blocker)) {
+      if (!soft_muted(wl, w)) {
         a = nrm * (kA * dmath::exp(gap / kWallB) / kMass);
         // Walls steer; what is in the way slows (S24, docs/station-forces.md): the
         // soft force's part against my wish (dir) is dropped, and a wall in
@@ -581,7 +594,8 @@ void StationModel::integrate(float h, uint32_t begin, uint32_t end) {
     const V2 e = move_dir_[i];
     const float gap = w.headway < wall_gap_[i] ? w.headway : wall_gap_[i];
     const float hv = gap / kTimeGap;
-    const float drive = (hv < w.desired_speed ? hv : w.desired_speed) / kTau;
+    const float v0 = speed_goal(w);
+    const float drive = (hv < v0 ? hv : v0) / kTau;
     V2 v{(w.vel.x + h * (drive * e.x + a.x)) / den, (w.vel.y + h * (drive * e.y + a.y)) / den};
     // The collision-free speed cap: along my direction no faster than the
     // headway allows, whatever pushes me (docs/station-forces.md, "Headway");
@@ -593,7 +607,7 @@ void StationModel::integrate(float h, uint32_t begin, uint32_t end) {
     if (along_dir > hw) v = v - w.dir * (along_dir - hw);
     const float along = dot(v, e);
     if (along > hv) v = v - e * (along - hv);
-    const float vmax = kMaxSpeedFactor * w.desired_speed;
+    const float vmax = kMaxSpeedFactor * v0;
     const float sp2 = sqr_length(v);
     if (sp2 > vmax * vmax) v = v * (vmax / dmath::sqrt(sp2));
     const V2 to = w.pos + v * h;

@@ -114,6 +114,12 @@ void NavGrid::build_walls(const GridInput& in) {
   // walkable union, every blocker's edges, the extra walls. (The pieces of one
   // edge stay separate: every query takes a minimum over segments, which
   // splitting does not change.)
+  if (!in.wall_set.empty()) {
+    for (const WallSegment& w : in.wall_set)
+      if (!finite(w.a) || !finite(w.b)) bad("wall_set", "a wall's end is NaN or infinite");
+    segs_ = in.wall_set;
+    return;
+  }
   std::vector<Polygon> outlines;
   for (std::size_t k = 0; k < n_walk_; ++k) outlines.push_back(polys_[k].pts);
   std::vector<Wall> walls;

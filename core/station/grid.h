@@ -44,10 +44,19 @@ struct GridPolygon {
   std::vector<Vec2> pts;
 };
 
+/// One wall segment of the grid's wall set.
+struct WallSegment {
+  Vec2 a, b;
+};
+
 struct GridInput {
   std::vector<GridPolygon> walkable;              ///< floor outlines; their union is the floor
   std::vector<GridPolygon> blockers;              ///< obstacles, holes, voids, full attractors
   std::vector<std::pair<Vec2, Vec2>> walls;       ///< extra wall segments (may lie inside the floor)
+  /// If not empty: the floor's whole wall set, used as given instead of the
+  /// one built from walkable, blockers and walls (the station model passes
+  /// the walls its bodies feel, so the route and the body see one set).
+  std::vector<WallSegment> wall_set;
   float cell = 0.7f;                              ///< cell size, m (seed: 0.7). [Limit: 0.1 .. 10]
 };
 
@@ -100,11 +109,6 @@ struct LinearField {
   const uint8_t* zmask = nullptr;  // if set: the cells c with zmask[c] != 0 cost nothing too
   int32_t ox0 = 0, oy0 = 0, ox1 = -1, oy1 = -1;
   std::array<LinearCost, 9> own{};
-};
-
-/// One wall segment of the grid's wall set.
-struct WallSegment {
-  Vec2 a, b;
 };
 
 class NavGrid {

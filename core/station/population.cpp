@@ -67,8 +67,9 @@ uint32_t StationModel::draw_destination(uint32_t portal, Trip trip, bool* rotate
   // arrivals on the correct side of the trip" (Board: not street; Alight: street).
   // S8: with none on that side, the rotation runs over every other accepting portal.
   std::vector<uint32_t> side, any;
+  // Only portals the spawn's floor leads to (on it, or up or down a chain of stairs).
   for (uint32_t q = 0; q < portals_.size(); ++q) {
-    if (q == portal || !portals_[q].accepts()) continue;
+    if (q == portal || !portals_[q].accepts() || floor_hops(g.floor, portals_[q].floor) < 0) continue;
     any.push_back(q);
     if (portals_[q].street == (trip == Trip::Alight)) side.push_back(q);
   }

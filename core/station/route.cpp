@@ -56,12 +56,21 @@ std::vector<V2> path_ahead(const Walker& wk, const Route& rt) {
 void StationModel::rebuild_path(uint32_t w) {
   Walker& wk = state_.walkers[w];
   Route& rt = state_.routes[w];
+  // A destination on another floor: the stair this floor's route leads through (stairs.cpp).
+  wk.via = choose_flight(w);
   const bool to_goal = rt.next_anchor >= rt.anchors.size();
-  const V2 to = to_goal ? portal_goal(wk.destination, wk.pos) : rt.anchors[rt.next_anchor];
+  const V2 to = to_goal ? goal_point(w) : rt.anchors[rt.next_anchor];
   // seed 002, Crowds: "Paths planned" count the crowd as the walker feels it.
   crowd_costs(wk.floor);  // built once a step (in plan_phase before its workers start)
   const LinearField crowd = crowd_view(w);
-  rt.waypoints = plan_path(wk.floor, wk.pos, to, wk.radius, &crowd);
+  if (wk.off_flight >= 0) {
+    // Off a flight the first leg goes straight out to step_off; the path on from there.
+    rt.waypoints = {wk.step_off};
+    const std::vector<V2> on = plan_path(wk.floor, wk.step_off, to, wk.radius, &crowd);
+    rt.waypoints.insert(rt.waypoints.end(), on.begin(), on.end());
+  } else {
+    rt.waypoints = plan_path(wk.floor, wk.pos, to, wk.radius, &crowd);
+  }
   if (rt.waypoints.empty()) rt.waypoints.push_back(to);
   rt.next = 0;
   wk.crowd_ref = grids_[wk.floor]->soft_cost(path_ahead(wk, rt), crowd, kCrowdCheckM);
@@ -383,9 +392,9 @@ LinearField StationModel::crowd_view(uint32_t w) const {
 bool StationModel::crowd_check_exempt(const Walker& w) const {
   // seed 002: "This check is not made by walkers who are queued, on a door-line
   // aim, waiting at a crossing curb, captured, held, on a belt, or inside a
-  // connector." None of those states exists in part 1: add them here. A walker
-  // in recovery (its muted obstacle's 1.6 s) is not checked either.
-  return w.ignore_blocker >= 0;
+  // connector." Of those, stairs exist so far: a walker on a flight is not
+  // checked. A walker in recovery (its muted obstacle's 1.6 s) is not checked either.
+  return w.ignore_blocker >= 0 || w.flight >= 0;
 }
 
 // "Every 2 s each walker checks the next 15 m of its path against the crowd as
@@ -496,7 +505,8 @@ bool StationModel::on_goal_leg(uint32_t w) const {
 
 V2 StationModel::route_corner(uint32_t w) const {
   const Walker& wk = state_.walkers[w];
-  return on_goal_leg(w) ? portal_goal(wk.destination, wk.pos) : state_.routes[w].waypoints[state_.routes[w].next];
+  (void)wk;
+  return on_goal_leg(w) ? goal_point(w) : state_.routes[w].waypoints[state_.routes[w].next];
 }
 
 bool StationModel::waypoint_reached(uint32_t w) const {
@@ -525,6 +535,8 @@ void StationModel::pass_waypoint(uint32_t w) {
   // Waypoints: "A waypoint the walker has already passed (within 1.5 m) counts
   // as reached" (S7: or any within 0.5 m). The goal is reached by arrival only.
   if (!waypoint_reached(w)) return;
+  // The first corner off a flight is its step-off point: reached, the walker turns for its way.
+  state_.walkers[w].off_flight = -1;
   ++rt.next;
   if (rt.next >= rt.waypoints.size()) {
     ++rt.next_anchor;  // a scenario waypoint reached: plan on to the next anchor
@@ -668,7 +680,7 @@ void StationModel::recover_if_stuck(uint32_t w, V2 drive, std::vector<uint8_t>& 
     wk.progress_ref = d;
     wk.stuck_s = 0.0f;
   } else {
-    const bool held = wk.headway < kHeldFraction * wk.desired_speed * kTimeGap;
+    const bool held = wk.headway < kHeldFraction * speed_goal(wk) * kTimeGap;
     wk.stuck_s += held ? kHeldStuckRate * kDt : kDt;
   }
   if (wk.stuck_s >= scenario_.unstick_s) {

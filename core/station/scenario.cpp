@@ -81,6 +81,28 @@ bool solid_crosses(const Polygon& solid, const Polygon& outline) {
   return in && out;
 }
 
+// Do the two polygons share floor area: an edge of each crossing the other's
+// properly, or a corner of one strictly inside the other?
+bool polygons_overlap(const Polygon& a, const Polygon& b) {
+  if (solid_crosses(a, b) || solid_crosses(b, a)) return true;
+  for (const V2& q : a)
+    if (inside(b, q)) return true;
+  for (const V2& q : b)
+    if (inside(a, q)) return true;
+  return false;
+}
+
+// Is the point on the floor's open walkable area (inside an outline and no solid)?
+bool on_open_floor(const FloorSpec& fl, V2 p) {
+  bool walk = false;
+  for (const auto& w : fl.walkable) walk = walk || inside(w, p);
+  if (!walk) return false;
+  for (const auto* set : {&fl.obstacles, &fl.holes, &fl.voids})
+    for (const auto& b : *set)
+      if (inside(b, p)) return false;
+  return true;
+}
+
 // Whole metres of a span for a message (a span of any finite floats: the conversion stays in range).
 std::string metres(double d) { return d < 1e15 ? std::to_string(static_cast<int64_t>(d)) : std::string("more than 10^15"); }
 
@@ -179,6 +201,70 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
     }
   }
 
+  // Zones (issue 19; docs/station-connectors.md): stairs so far.
+  {
+    float body = sample_body(pop, 1.0f).radius;  // the largest body that may use a flight
+    for (const auto& ws : sc.walkers) body = ws.radius > body ? ws.radius : body;
+    for (std::size_t z = 0; z < sc.zones.size(); ++z) {
+      const auto& zs = sc.zones[z];
+      const std::string zp = at("$.zones", z);
+      if (zs.id.empty()) r.fail(zp + ".id", "expected a zone id");
+      for (std::size_t q = 0; q < z; ++q)
+        if (sc.zones[q].id == zs.id) r.fail(zp + ".id", "duplicate zone id \"" + zs.id + "\"");
+      if (zs.kind == "escalator" || zs.kind == "gate" || zs.kind == "elevator")
+        r.fail(zp + ".kind", "\"" + zs.kind + "\" zones are not built yet; only \"stair\" is");
+      if (zs.kind != "stair") r.fail(zp + ".kind", "expected \"stair\", got \"" + zs.kind + "\"");
+      if (zs.pair_id.empty()) r.fail(zp + ".pair_id", "a stair needs a pair_id (seed 002: a zone with a pair_id that is not an escalator)");
+      for (std::size_t q = 0; q < z; ++q)
+        if (sc.zones[q].pair_id == zs.pair_id)
+          r.fail(zp + ".pair_id", "zone \"" + sc.zones[q].id + "\" has pair_id \"" + zs.pair_id + "\" too: a stair is one zone, both its mouths");
+      const int32_t f0 = floor_index(sc, zs.floor), f1 = floor_index(sc, zs.to_floor);
+      if (f0 < 0) r.fail(zp + ".floor", "no floor \"" + zs.floor + "\" (floors: " + floor_ids(sc) + ")");
+      if (zs.to_floor.empty()) r.fail(zp + ".to_floor", "a stair joins two floors: expected the floor of its mouth 2");
+      if (f1 < 0) r.fail(zp + ".to_floor", "no floor \"" + zs.to_floor + "\" (floors: " + floor_ids(sc) + ")");
+      if (f0 == f1) r.fail(zp + ".to_floor", "the same floor as its mouth 0's: a stair joins two floors");
+      if (zs.dir != "both" && zs.dir != "along" && zs.dir != "against")
+        r.fail(zp + ".dir", "expected \"both\", \"along\" or \"against\", got \"" + zs.dir + "\"");
+      if (!(zs.speed_factor >= kMinStairFactor && zs.speed_factor <= kMaxStairFactor))
+        r.fail(zp + ".speed_factor", "expected " + num_text(kMinStairFactor) + " .. " + num_text(kMaxStairFactor) + " (the speed on the flight is desired_speed x this)");
+      const Polygon& pg = zs.polygon;
+      if (pg.size() != 4) r.fail(zp + ".polygon", "a flight is a rectangle: expected 4 corners, got " + std::to_string(pg.size()));
+      check_polygon(r, pg, zp + ".polygon");
+      const V2 e0 = pg[1] - pg[0], e1 = pg[2] - pg[1];
+      const float w = length(e0), l = length(e1);
+      if (length(pg[0] + e1 - pg[3]) > 1e-3f || !(std::fabs(dot(e0, e1)) <= 1e-3f * (w > l ? w : l)))
+        r.fail(zp + ".polygon", "a flight is a rectangle: its corners must make right angles (within 1 mm)");
+      if (!(w >= 2.0f * body + 0.1f))
+        r.fail(zp + ".polygon", "the flight is " + num_text(w) + " m wide (corners 0 -> 1); the largest body (radius " + num_text(body) +
+                                    " m) needs " + num_text(2.0f * body + 0.1f) + " m");
+      if (!(l >= 2.0f * body))
+        r.fail(zp + ".polygon", "the flight is " + num_text(l) + " m long (corners 1 -> 2); at least " + num_text(2.0f * body) + " m");
+      for (const auto& [fi, key] : {std::pair<int32_t, const char*>{f0, ".floor"}, {f1, ".to_floor"}}) {
+        const auto& fl = sc.floors[static_cast<std::size_t>(fi)];
+        for (const auto* set : {&fl.obstacles, &fl.holes, &fl.voids})
+          for (const auto& b : *set)
+            if (polygons_overlap(b, pg))
+              r.fail(zp + ".polygon", "the flight overlaps a solid (obstacle, hole or void) of floor \"" + fl.id +
+                                          "\": leave the flight's footprint out of it");
+        (void)key;
+      }
+      // Each mouth opens onto its floor: the point 0.1 m out of its middle is open floor.
+      const V2 ax = e1 * (1.0f / l);
+      const V2 m0 = (pg[0] + pg[1]) * 0.5f - ax * 0.1f, m2 = (pg[2] + pg[3]) * 0.5f + ax * 0.1f;
+      if (!on_open_floor(sc.floors[static_cast<std::size_t>(f0)], m0))
+        r.fail(zp + ".polygon", "mouth 0 (corners 0 -> 1) does not open onto floor \"" + sc.floors[static_cast<std::size_t>(f0)].id +
+                                    "\": the floor must meet the mouth");
+      if (!on_open_floor(sc.floors[static_cast<std::size_t>(f1)], m2))
+        r.fail(zp + ".polygon", "mouth 2 (corners 2 -> 3) does not open onto floor \"" + sc.floors[static_cast<std::size_t>(f1)].id +
+                                    "\": the floor must meet the mouth");
+      for (std::size_t q = 0; q < z; ++q) {
+        const auto& o = sc.zones[q];
+        const bool shared = o.floor == zs.floor || o.floor == zs.to_floor || o.to_floor == zs.floor || o.to_floor == zs.to_floor;
+        if (shared && polygons_overlap(o.polygon, pg)) r.fail(zp + ".polygon", "overlaps zone \"" + o.id + "\"'s flight on a floor they share");
+      }
+    }
+  }
+
   const auto n_portals = sc.portals.size();
   for (std::size_t p = 0; p < n_portals; ++p) {
     const auto& po = sc.portals[p];
@@ -243,7 +329,10 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
       r.fail(wp + ".velocity", "expected at most " + num_text(kMaxImpulse) + " m/s in x and in y, got [" + num_text(ws.velocity.x) +
                                    ", " + num_text(ws.velocity.y) + "]");
     for (std::size_t k = 0; k < ws.waypoints.size(); ++k) check_point(r, ws.waypoints[k], at(wp + ".waypoints", k));
-    if (in_solid(sc, static_cast<uint32_t>(f), ws.position))
+    bool on_flight = false;  // a flight is part of both floors it joins
+    for (const auto& zs : sc.zones)
+      on_flight = on_flight || (inside(zs.polygon, ws.position) && (floor_index(sc, zs.floor) == f || floor_index(sc, zs.to_floor) == f));
+    if (!on_flight && in_solid(sc, static_cast<uint32_t>(f), ws.position))
       r.fail(wp + ".position", "the walker stands outside the walkable floor or inside a solid");
     for (std::size_t k = 0; k < w; ++k)
       if (sc.walkers[k].position == ws.position && floor_index(sc, sc.walkers[k].floor) == f)
@@ -311,18 +400,55 @@ void build_wall_grid(FloorGeom& g) {
 StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
   const Scenario& sc = scenario_;
   keep_right_ = sc.keep != "left";
-  // Floors: walls from the union of the outlines, every solid's edges, extra walls.
-  for (const auto& fl : sc.floors) {
+  // Stairs (issue 19): each flight, and its rectangle on both floors it joins.
+  for (const auto& zs : sc.zones) {
+    FlightGeom fg;
+    fg.from = static_cast<uint32_t>(floor_index(sc, zs.floor));
+    fg.to = static_cast<uint32_t>(floor_index(sc, zs.to_floor));
+    for (int k = 0; k < 4; ++k) fg.c[k] = zs.polygon[static_cast<std::size_t>(k)];
+    fg.mid0 = (fg.c[0] + fg.c[1]) * 0.5f;
+    fg.mid2 = (fg.c[2] + fg.c[3]) * 0.5f;
+    fg.width = length(fg.c[1] - fg.c[0]);
+    fg.length = length(fg.mid2 - fg.mid0);
+    fg.axis = unit(fg.mid2 - fg.mid0);
+    fg.across = unit(fg.c[1] - fg.c[0]);
+    fg.z0 = sc.floors[fg.from].z;
+    fg.z2 = sc.floors[fg.to].z;
+    fg.up_allowed = zs.dir != "against";
+    fg.down_allowed = zs.dir != "along";
+    fg.factor = zs.speed_factor;
+    flights_.push_back(fg);
+  }
+  // Floors: walls from the union of the outlines (and the flights on the
+  // floor), every solid's edges, extra walls, each flight's side walls and
+  // far edge.
+  for (std::size_t fi = 0; fi < sc.floors.size(); ++fi) {
+    const auto& fl = sc.floors[fi];
     FloorGeom g;
     g.walkable = fl.walkable;
+    for (const FlightGeom& fg : flights_)
+      if (fg.from == fi || fg.to == fi) g.walkable.push_back(Polygon{fg.c[0], fg.c[1], fg.c[2], fg.c[3]});
     g.minx = g.maxx = fl.walkable[0][0].x;
     g.miny = g.maxy = fl.walkable[0][0].y;
-    for (const auto& poly : fl.walkable)
+    for (const auto& poly : g.walkable)
       for (const V2& p : poly) {
         g.minx = std::min(g.minx, p.x), g.maxx = std::max(g.maxx, p.x);
         g.miny = std::min(g.miny, p.y), g.maxy = std::max(g.maxy, p.y);
       }
-    outline_walls(fl.walkable, g.walls);
+    outline_walls(g.walkable, g.walls);
+    for (std::size_t z = 0; z < flights_.size(); ++z) {
+      const FlightGeom& fg = flights_[z];
+      if (fg.from != fi && fg.to != fi) continue;
+      // The side walls (edges 1 and 3) on both floors; the far edge on each:
+      // edge 2 on the floor of mouth 0, edge 0 on the floor of mouth 2.
+      const std::array<std::pair<int, WallKind>, 3> walled = {
+          std::pair<int, WallKind>{1, WallKind::Flight}, {3, WallKind::Flight}, {fg.from == fi ? 2 : 0, WallKind::Landing}};
+      for (const auto& [e, kind] : walled) {
+        const V2 a = fg.c[e], b = fg.c[(e + 1) % 4];
+        drop_outline_along(g.walls, a, b);
+        g.walls.push_back(Wall{a, b, kind, static_cast<int32_t>(z)});
+      }
+    }
     auto add_blockers = [&](const std::vector<Polygon>& set, WallKind kind) {
       for (const auto& poly : set) {
         const auto id = static_cast<int32_t>(g.blockers.size());
@@ -338,12 +464,14 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
     build_wall_grid(g);
     // The routing grid (seed 002, Route): the floor outlines, every solid blocker, the extra walls.
     GridInput gi;
-    for (const auto& poly : fl.walkable) gi.walkable.push_back(GridPolygon{poly});
+    for (const auto& poly : g.walkable) gi.walkable.push_back(GridPolygon{poly});
     for (const auto& poly : g.blockers) gi.blockers.push_back(GridPolygon{poly});
-    for (const auto& w : fl.walls) gi.walls.emplace_back(V2{w.x0, w.y0}, V2{w.x1, w.y1});
+    for (const Wall& w : g.walls) gi.wall_set.push_back(WallSegment{w.a, w.b});
     grids_.push_back(std::make_shared<const NavGrid>(gi));
     floors_.push_back(std::move(g));
   }
+  for (const auto& fl : sc.floors) floors_z_.push_back(fl.z);
+  build_floor_hops();
   // Portals.
   for (const auto& po : sc.portals) {
     PortalGeom g;
@@ -458,7 +586,7 @@ void StationModel::check_layout() const {
         fail(at("$.walkers", i) + ".position",
              "walker " + std::to_string(i) + "'s body (radius " + num_text(r) + " m) overlaps " +
                  (wl.kind == WallKind::Outline ? std::string("the floor's edge")
-                  : wl.kind == WallKind::Extra ? std::string("a wall")
+                  : wl.kind == WallKind::Extra || wl.kind == WallKind::Flight || wl.kind == WallKind::Landing ? std::string("a wall")
                                                : std::string("a solid's edge")) +
                  ": its centre is " + num_text(d) + " m from it");
       return true;
@@ -486,9 +614,13 @@ void StationModel::check_layout() const {
     const float r = body > 0.07f ? body - 0.07f : 0.0f;
     const PortalGeom& g = portals_[dest];
     const std::string name = "portal \"" + sc.portals[dest].id + "\"";
-    if (g.floor != f)
-      fail(place, name + " is on floor " + floor_name(g.floor) + " and " + who + " on floor " + floor_name(f) +
-                      ": nothing joins floors yet (stairs, escalators and lifts are part 2)");
+    if (g.floor != f) {
+      // Another floor: a chain of stairs, walked the ways their dir allows, must lead there.
+      if (floor_hops(f, g.floor) < 0)
+        fail(place, name + " is on floor " + floor_name(g.floor) + " and " + who + " on floor " + floor_name(f) +
+                        ": no stair (or chain of stairs, each the way its dir allows) leads there");
+      return;
+    }
     const int32_t a = label(f, r, from);
     if (a < 0 || a != label(f, r, portal_goal(dest, from)))
       fail(place, name + " on floor " + floor_name(f) + " cannot be reached from " + who + " by a body of radius " + num_text(body) +
@@ -508,10 +640,27 @@ void StationModel::check_layout() const {
       }
     if (!weighted && portals_[p].named_target >= 0)
       reach(at("$.portals", p) + ".target", who, portals_[p].floor, spawned_r, spot[p], static_cast<uint32_t>(portals_[p].named_target));
+    if (po.targets.empty() && portals_[p].named_target < 0) {
+      // A rotation runs over the accepting portals its floor leads to: there must be one.
+      bool any = false;
+      for (std::size_t q = 0; q < portals_.size(); ++q)
+        any = any || (q != p && portals_[q].accepts() && floor_hops(portals_[p].floor, portals_[q].floor) >= 0);
+      if (!any)
+        fail(at("$.portals", p), "spawns walkers but no portal that accepts arrivals is on its floor or up or down a stair from it");
+    }
   }
-  // Placed walkers are not checked: a placed walker is the scenario's own
-  // set-up (RiMEA's stand-ins, the tests' pinned bodies), and one the grid
-  // finds no way for drives straight at its goal and recovers (docs/station.md).
+  // Placed walkers are not checked on their floor: a placed walker is the
+  // scenario's own set-up (RiMEA's stand-ins, the tests' pinned bodies), and
+  // one the grid finds no way for drives straight at its goal and recovers
+  // (docs/station.md). A destination on another floor needs a stair to it.
+  for (std::size_t i = 0; i < sc.walkers.size(); ++i) {
+    const auto f = static_cast<uint32_t>(floor_index(sc, sc.walkers[i].floor));
+    const auto d = static_cast<uint32_t>(portal_index(sc, sc.walkers[i].destination));
+    if (portals_[d].floor != f && floor_hops(f, portals_[d].floor) < 0)
+      fail(at("$.walkers", i) + ".destination", "portal \"" + sc.portals[d].id + "\" is on floor " + floor_name(portals_[d].floor) +
+                                                    " and walker " + std::to_string(i) + " on floor " + floor_name(f) +
+                                                    ": no stair (or chain of stairs, each the way its dir allows) leads there");
+  }
 }
 
 void StationModel::set_state(const State& s) {
@@ -663,6 +812,19 @@ void StationModel::set_state(const State& s) {
     if (!within(w.crowd_ref, 0.0f, max_crowd_ref)) bad(p + ".crowd_ref", "expected 0 .. 75 m equivalent (15 m at most 5 per metre)");
     if (w.ignore_blocker < -1 || w.ignore_blocker >= static_cast<int32_t>(fl.blockers.size()))
       bad(p + ".ignore_blocker", "no blocker " + std::to_string(w.ignore_blocker) + " on floor " + std::to_string(w.floor) + " (-1: none)");
+    // Stairs: each a zone on this floor (on it, bound through it, or just stepped off it).
+    auto flight_here = [&](int32_t z, bool none_ok) {
+      if (z == -1) return none_ok;
+      if (z < 0 || z >= static_cast<int32_t>(flights_.size())) return false;
+      const FlightGeom& fg = flights_[static_cast<std::size_t>(z)];
+      return fg.from == w.floor || fg.to == w.floor;
+    };
+    const std::string nz = " (-1: none; a stair's zone index on the walker's floor)";
+    if (!flight_here(w.flight, true)) bad(p + ".flight", "no stair " + std::to_string(w.flight) + " on floor " + std::to_string(w.floor) + nz);
+    if (!flight_here(w.via, true)) bad(p + ".via", "no stair " + std::to_string(w.via) + " on floor " + std::to_string(w.floor) + nz);
+    if (!flight_here(w.off_flight, true))
+      bad(p + ".off_flight", "no stair " + std::to_string(w.off_flight) + " on floor " + std::to_string(w.floor) + nz);
+    if (w.off_flight >= 0 && !coord_ok(w.step_off)) bad(p + ".step_off", "expected a point within the plan's 10 km");
     unsticks += w.unsticks;
     // The route: a planned leg (never empty), its indices within it.
     if (rt.waypoints.empty()) bad(rp + ".waypoints", "expected at least one corner (the last is the anchor or the goal)");

@@ -31,18 +31,22 @@ void StationModel::step(const Input& input) {
     force_phase();  // 5. the force law, 4 sub-steps: all accelerations, then all moves
   }
   {
+    const auto phase = phases_.scope(kConnectors);
+    connectors_phase();  // 6. stairs: on a flight, the hand-over at the landing line, the step off
+  }
+  {
     const auto phase = phases_.scope(kArrival);
-    arrival_phase();  // 6. geometric arrival: Done
+    arrival_phase();  // 7. geometric arrival: Done
   }
   {
     const auto phase = phases_.scope(kCrowd);
-    crowd_phase();  // 7. the crowd field: decay, then this tick's walking bodies
+    crowd_phase();  // 8. the crowd field: decay, then this tick's walking bodies
   }
   {
     const auto phase = phases_.scope(kMeasure);
-    measure_phase();  // 8. density and level of service per area
+    measure_phase();  // 9. density and level of service per area
   }
-  ++state_.tick;  // 9.
+  ++state_.tick;  // 10.
 }
 
 void StationModel::check_input(const Input& input) const {
@@ -238,10 +242,11 @@ std::vector<lockstep::FloorView> StationModel::floor_views() const {
     for (const V2& p : poly) r.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
     return r;
   };
-  for (const auto& f : scenario_.floors) {
+  for (std::size_t k = 0; k < scenario_.floors.size(); ++k) {
+    const auto& f = scenario_.floors[k];
     lockstep::FloorView v;
     v.id = f.id;
-    for (const auto& p : f.walkable) v.walkable.push_back(ring(p));
+    for (const auto& p : floors_[k].walkable) v.walkable.push_back(ring(p));  // the outlines, then the stairs' flights
     for (const auto* set : {&f.obstacles, &f.holes, &f.voids})
       for (const auto& p : *set) v.solids.push_back(ring(p));
     out.push_back(std::move(v));

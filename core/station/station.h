@@ -53,6 +53,24 @@ inline constexpr float kLegRecheckS = 0.5f;       ///< s between re-checks of th
 inline constexpr float kWallComfort = 0.35f;      ///< m comfort gap from walls
 inline constexpr float kNavCell = 0.7f;           ///< m, the routing grid's cell
 inline constexpr float kMaxSlack = NavGrid::kMaxSlack_m;  ///< m, lane slack cap per side
+inline constexpr float kDefaultStairFactor = 0.5f;  ///< S30: a stair's speed_factor when the zone gives none
+inline constexpr float kMinStairFactor = 0.1f;      ///< S30: speed_factor limits
+inline constexpr float kMaxStairFactor = 1.5f;
+inline constexpr float kMaxSpeedFactor = 1.3f;      ///< |v| <= 1.3 v0 (HM 1995's v_max; docs/station-forces.md)
+inline constexpr int kSubSteps = 4;                 ///< dt / 4 = 12.5 ms per sub-step (stability, S16)
+/// S31: the centre this near the landing line, plus the farthest it moves in
+/// a tick, has stepped past it. The integrator keeps a centre 2 cm off the
+/// line on the floor being left; with a tick's move more it never gets there,
+/// so a walker is handed over at full speed, never stopped by the line.
+inline constexpr float kLandingReach = 0.03f;
+inline constexpr float kFirstLeg = 1.8f;            ///< seed 002: the first leg off a flight, m
+inline constexpr float kFirstLegNearWall = 1.1f;    ///< ... "1.1 m if a wall is closer"
+inline constexpr float kStairUpEffortS = 6.0f;      ///< seed 002: "6 s of extra effort going up"
+inline constexpr float kStairDownEffortS = 2.0f;    ///< "or 2 s going down"
+inline constexpr float kSightHeight = 3.0f;         ///< seed 002: "Anyone within 3 m of that height sees them"
+inline constexpr float kPushHeight = 0.6f;          ///< "push on each other across the mouth when their heights are within 0.6 m"
+inline constexpr float kSwitchSavingS = 3.0f;       ///< seed 002: "switch only for a saving of at least 3 s"
+inline constexpr float kFinalChoiceM = 2.0f;        ///< seed 002: "Within 2 m of the held mouth the choice is final"
 inline constexpr float kLaneCloseM = 6.0f;        ///< m: a leg into the goal closes the shift over its last 6 m
 // seed 002, Recovery.
 inline constexpr float kDefaultUnstickS = 3.0f;
@@ -125,7 +143,7 @@ struct WallSpec {
 /// it, and extra wall segments. Polygons are lists of [x, y] corners.
 struct FloorSpec {
   std::string id;
-  float z = 0;                           ///< m, the floor's height (drawing; floors do not mix in part 1)
+  float z = 0;                           ///< m, the floor's height (drawing; a flight's tread height runs between its floors', seed 002 "drawn height")
   std::vector<Polygon> walkable;         ///< outlines, union
   std::vector<Polygon> obstacles;        ///< columns, furniture: solid
   std::vector<Polygon> holes;            ///< floor openings: solid
@@ -230,6 +248,35 @@ struct AreaSpec {
   }
 };
 
+/// seed 002, "A different floor inserts a connector": a zone. Only stairs are
+/// built so far (kind "stair"; escalators, gates and elevators are refused
+/// by name until they are). A flight is a rectangle: its edge 0 (corners
+/// 0 -> 1) is the mouth on `floor`, edge 2 (corners 2 -> 3) the mouth on
+/// `to_floor`, edges 1 and 3 its side walls (docs/station-connectors.md).
+struct ZoneSpec {
+  std::string id;
+  std::string kind = "stair";
+  std::string pair_id;          ///< names the pair (seed: "a zone with a pair_id that is not an escalator")
+  std::string floor;            ///< the floor of mouth 0; empty = the first floor
+  std::string to_floor;         ///< the floor of mouth 2
+  Polygon polygon;              ///< four corners, right angles
+  std::string dir = "both";     ///< both | along (floor -> to_floor) | against
+  float speed_factor = kDefaultStairFactor;  ///< speed on the flight = desired_speed x this
+  bool single_file = false;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"id"}, s.id);
+    v(FieldInfo{"kind"}, s.kind);
+    v(FieldInfo{"pair_id"}, s.pair_id);
+    v(FieldInfo{"floor"}, s.floor);
+    v(FieldInfo{"to_floor"}, s.to_floor);
+    v(FieldInfo{"polygon"}, s.polygon);
+    v(FieldInfo{"dir"}, s.dir);
+    v(FieldInfo{"speed_factor"}, s.speed_factor);
+    v(FieldInfo{"single_file"}, s.single_file);
+  }
+};
+
 struct ScriptEvent {
   uint64_t tick = 0;
   uint32_t walker = 0;
@@ -258,6 +305,7 @@ struct Scenario {
   std::vector<PortalSpec> portals;
   std::vector<WalkerSpec> walkers;
   std::vector<AreaSpec> areas;
+  std::vector<ZoneSpec> zones;
   std::vector<ScriptEvent> script;
   template <class S, class V>
   static void fields(S& s, V&& v) {
@@ -274,6 +322,7 @@ struct Scenario {
     v(FieldInfo{"portals"}, s.portals);
     v(FieldInfo{"walkers"}, s.walkers);
     v(FieldInfo{"areas"}, s.areas);
+    v(FieldInfo{"zones"}, s.zones);
     v(FieldInfo{"script"}, s.script);
   }
 };
@@ -305,12 +354,16 @@ struct Walker {
   float ignore_s = 0;        ///< s left of the recovery's muted obstacle
   float crowd_check_s = 0;   ///< s until the next 2 s crowd check
   float crowd_ref = 0;       ///< m equivalent: the crowd cost of the next 15 m at the last check (or rebuild)
+  V2 step_off;               ///< m: where the first leg off a flight ends (seed 002: 1.8 m straight out), while off_flight >= 0
   int32_t ignore_blocker = -1;  ///< floor-local blocker index whose soft wall force is muted, -1 none
   uint32_t floor = 0;
   int32_t origin = -1;       ///< spawn portal, -1 placed by the scenario
   uint32_t destination = 0;  ///< portal index
   uint32_t done_tick = 0;    ///< the tick it became Done or Removed
   uint32_t unsticks = 0;     ///< recoveries so far
+  int32_t flight = -1;       ///< the stair (zone index) whose flight the walker is on, -1 none
+  int32_t via = -1;          ///< the stair this floor's route leads through to another floor, -1 none
+  int32_t off_flight = -1;   ///< the stair just stepped off while its first leg (to step_off) is ahead, -1 none
   Trip trip = Trip::Board;
   Phase phase = Phase::Walking;
   bool prefers_lift_impaired = false;  ///< seed 002: p_impaired roll
@@ -335,12 +388,16 @@ struct Walker {
     v(FieldInfo{"ignore_s"}, s.ignore_s);
     v(FieldInfo{"crowd_check_s"}, s.crowd_check_s);
     v(FieldInfo{"crowd_ref"}, s.crowd_ref);
+    v(FieldInfo{"step_off"}, s.step_off);
     v(FieldInfo{"ignore_blocker"}, s.ignore_blocker);
     v(FieldInfo{"floor"}, s.floor);
     v(FieldInfo{"origin"}, s.origin);
     v(FieldInfo{"destination"}, s.destination);
     v(FieldInfo{"done_tick"}, s.done_tick);
     v(FieldInfo{"unsticks"}, s.unsticks);
+    v(FieldInfo{"flight"}, s.flight);
+    v(FieldInfo{"via"}, s.via);
+    v(FieldInfo{"off_flight"}, s.off_flight);
     v(FieldInfo{"trip"}, s.trip);
     v(FieldInfo{"phase"}, s.phase);
     v(FieldInfo{"prefers_lift_impaired"}, s.prefers_lift_impaired);
@@ -539,6 +596,30 @@ struct FloorGeom {
   float minx = 0, miny = 0, maxx = 0, maxy = 0;
 };
 
+/// A stair's flight on the floors it joins (docs/station-connectors.md).
+/// Mouth 0 (corners 0 -> 1) opens on `from`, mouth 2 (corners 2 -> 3) on `to`.
+struct FlightGeom {
+  uint32_t from = 0, to = 0;   ///< floor indices
+  V2 c[4];                     ///< the corners, as given
+  V2 mid0, mid2;               ///< the mouths' middles
+  V2 axis;                     ///< unit, mouth 0 -> mouth 2
+  V2 across;                   ///< unit, corner 0 -> 1 (along mouth 0)
+  float length = 0, width = 0; ///< m
+  float z0 = 0, z2 = 0;        ///< the floors' heights at mouth 0 and mouth 2
+  bool up_allowed = true;      ///< from -> to may be walked (dir both or along)
+  bool down_allowed = true;    ///< to -> from (both or against)
+  float factor = kDefaultStairFactor;
+  /// Along the axis from mouth 0's line, and across from the flight's middle line.
+  float along_of(V2 p) const { return dot(p - mid0, axis); }
+  float across_of(V2 p) const { return dot(p - mid0, across); }
+  bool contains(V2 p) const {
+    const float a = along_of(p), s = across_of(p);
+    return a >= 0.0f && a <= length && s >= -0.5f * width && s <= 0.5f * width;
+  }
+  /// The floor whose mouth is at the far end for a walker on `floor`.
+  uint32_t other(uint32_t floor) const { return floor == from ? to : from; }
+};
+
 struct PortalGeom {
   uint32_t floor = 0;
   PortalMode mode = PortalMode::Both;
@@ -581,12 +662,12 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 8;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7)
+  static constexpr uint32_t kVersion = 9;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
   /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
-  static constexpr std::array<std::string_view, 8> kPhases{"inputs", "spawn",  "neighbours", "plan",
-                                                           "forces", "arrival", "crowd",     "measure"};
-  enum StepPhase : uint32_t { kInputs, kSpawn, kNeighbours, kPlan, kForces, kArrival, kCrowd, kMeasure };
+  static constexpr std::array<std::string_view, 9> kPhases{"inputs", "spawn",      "neighbours", "plan",   "forces",
+                                                           "connectors", "arrival", "crowd",     "measure"};
+  enum StepPhase : uint32_t { kInputs, kSpawn, kNeighbours, kPlan, kForces, kConnectors, kArrival, kCrowd, kMeasure };
   void set_phase_observer(PhaseObserver* o) { phases_.set(o); }
   /// Threads for the step (workers.h): sight, the wall gaps, the headways and the force law's
   /// sub-steps compute every walker from the same state on them (docs/station-step.md).
@@ -630,6 +711,20 @@ class StationModel {
   /// crossing one)? The routing grid's test (NavGrid::segment_clear): one
   /// wall set and one segment test for the route, the lanes and the overtake.
   bool segment_clear(uint32_t floor, V2 a, V2 b, float radius) const;
+  /// Stairs (stairs.cpp): the speed a walker wants now (desired_speed, times
+  /// its stair's speed_factor on a flight); the floors' stair graph; the
+  /// stair a route leads through; the point driven at (a portal, or the
+  /// landing line of the stair); the hand-over and the step off.
+  float speed_goal(const Walker& w) const;
+  /// seed 002, "Walkers see by drawn height": the height a walker is drawn at
+  /// (its floor's z; on a flight, the tread's, along the flight between the
+  /// two floors' z); and whether walker o is within `limit` of w's height
+  /// where they can meet: on the same floor, or across a mouth through the
+  /// flight one of them is on.
+  float drawn_height(const Walker& w) const;
+  bool meets(const Walker& w, const Walker& o, float limit) const;
+  int32_t floor_hops(uint32_t from, uint32_t to) const;
+  V2 goal_point(uint32_t w) const;
   /// The seam for the routing grid (route.cpp): corners from `from` to `to`, the last being `to`.
   /// `crowd`: the crowd field as the walker feels it (crowd_view), or nullptr.
   std::vector<V2> plan_path(uint32_t floor, V2 from, V2 to, float radius, const LinearField* crowd = nullptr) const;
@@ -652,7 +747,14 @@ class StationModel {
   void plan_phase();
   void force_phase();
   void arrival_phase();
+  void connectors_phase();
   void crowd_phase();
+  void build_floor_hops();
+  bool flight_leads(uint32_t z, uint32_t floor, uint32_t goal_floor) const;
+  float flight_seconds(uint32_t w, uint32_t z) const;
+  int32_t choose_flight(uint32_t w) const;
+  V2 landing_goal(uint32_t w) const;
+  void hand_over(uint32_t w, uint32_t z);
   void measure_phase();
 
   // scenario.cpp: the geometry checks that need the built floors (S26)
@@ -715,6 +817,9 @@ class StationModel {
   Scenario scenario_;
   State state_;
   std::vector<FloorGeom> floors_;
+  std::vector<FlightGeom> flights_;  ///< one per zone (stairs), scenario order
+  std::vector<float> floors_z_;      ///< each floor's height (the scenario's z)
+  std::vector<int32_t> hops_;        ///< fewest stairs from floor a to floor b at [a * floors + b], -1 none
   /// The 0.7 m routing grid of each floor (grid.h), shared by copies of the model: it is built from the
   /// scenario once and never changes in part 1 (full attractors, which rebuild it, come with part 3).
   std::vector<std::shared_ptr<const NavGrid>> grids_;

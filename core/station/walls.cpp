@@ -73,6 +73,17 @@ void outline_walls(const std::vector<Polygon>& outlines, std::vector<Wall>& out)
   }
 }
 
+void drop_outline_along(std::vector<Wall>& walls, V2 a, V2 b) {
+  std::vector<Wall> kept;
+  kept.reserve(walls.size());
+  for (const Wall& w : walls) {
+    const V2 mid = (w.a + w.b) * 0.5f;
+    const bool along = w.kind == WallKind::Outline && cross(b - a, w.b - w.a) == 0.0f && point_segment_sqr_distance(mid, a, b) <= 1e-10f;
+    if (!along) kept.push_back(w);
+  }
+  walls.swap(kept);
+}
+
 void solid_walls(const Polygon& solid, WallKind kind, int32_t blocker, std::vector<Wall>& out) {
   for (std::size_t i = 0; i < solid.size(); ++i) out.push_back(Wall{solid[i], solid[(i + 1) % solid.size()], kind, blocker});
 }

@@ -10,7 +10,10 @@
 
 namespace lockstep::station {
 
-enum class WallKind : uint8_t { Outline = 0, Obstacle = 1, Hole = 2, Void = 3, Extra = 4 };
+/// Flight: a stair's side wall; Landing: a stair's far edge on the floor being
+/// left (seed 002: "The far edge of a flight is a wall on the floor being
+/// left"); for both, `blocker` is the stair's zone index.
+enum class WallKind : uint8_t { Outline = 0, Obstacle = 1, Hole = 2, Void = 3, Extra = 4, Flight = 5, Landing = 6 };
 
 struct Wall {
   V2 a, b;
@@ -26,6 +29,11 @@ struct Wall {
 /// two outlines share). Where two outlines' edges run along each other on the
 /// union's boundary, the earlier outline's piece is the wall, once.
 void outline_walls(const std::vector<Polygon>& outlines, std::vector<Wall>& out);
+
+/// Drops the Outline pieces of `walls` that run along the segment a-b (on its
+/// line, their middle on it): before a wall is added along it, so that it is
+/// one wall, not two.
+void drop_outline_along(std::vector<Wall>& walls, V2 a, V2 b);
 
 /// Every edge of `solid` (closed), appended to `out` with `kind` and `blocker`.
 void solid_walls(const Polygon& solid, WallKind kind, int32_t blocker, std::vector<Wall>& out);

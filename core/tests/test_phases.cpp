@@ -33,7 +33,7 @@ const std::vector<PhasedScenario>& phased_scenarios() {
   static const std::vector<PhasedScenario> s = {
       {"wander/yard.json", {"inputs", "behaviours", "force_move", "physics"}, 400},
       {"warriors/street_crowd.json", {"inputs", "think", "control"}, 200},
-      {"station/hall.json", {"inputs", "spawn", "neighbours", "plan", "forces", "arrival", "crowd", "measure"}, 200},
+      {"station/hall.json", {"inputs", "spawn", "neighbours", "plan", "forces", "connectors", "arrival", "crowd", "measure"}, 200},
   };
   return s;
 }

@@ -1,0 +1,198 @@
+// seed 002, "A different floor inserts a connector": stairs (issue 19; the
+// design and the order of work: docs/station-connectors.md).
+//
+// A flight is part of both floors it joins, walled along its sides and, on
+// each floor, across its far end (scenario.cpp builds that). A walker whose
+// destination lies on another floor routes to the far end's landing line
+// through the stair its floor's choice picks (choose_flight), walks the flight
+// at desired_speed x speed_factor, is handed to the other floor where it
+// stands when its centre reaches the line, steps off, and walks its first leg
+// 1.8 m straight out before turning (connectors_phase).
+#include <algorithm>
+
+#include "station/station.h"
+
+namespace lockstep::station {
+
+float StationModel::speed_goal(const Walker& w) const {
+  // seed 002, Stair: "Speed is desired_speed * speed_factor" on the flight.
+  return w.flight >= 0 ? w.desired_speed * flights_[static_cast<std::size_t>(w.flight)].factor : w.desired_speed;
+}
+
+float StationModel::drawn_height(const Walker& w) const {
+  if (w.flight < 0) return floors_z_[w.floor];
+  const FlightGeom& fg = flights_[static_cast<std::size_t>(w.flight)];
+  float t = fg.along_of(w.pos) / fg.length;
+  t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+  return fg.z0 + (fg.z2 - fg.z0) * t;
+}
+
+bool StationModel::meets(const Walker& w, const Walker& o, float limit) const {
+  // "Someone on a flight still counts as the floor they started on, but their
+  // height follows the tread. Anyone within 3 m of that height sees them";
+  // "Bodies on the flight and on open floor also push on each other across
+  // the mouth when their heights are within 0.6 m."
+  if (w.flight < 0 && o.flight < 0) return w.floor == o.floor;
+  if (w.floor != o.floor) {
+    const bool joined = (w.flight >= 0 && flights_[static_cast<std::size_t>(w.flight)].other(w.floor) == o.floor) ||
+                        (o.flight >= 0 && flights_[static_cast<std::size_t>(o.flight)].other(o.floor) == w.floor);
+    if (!joined) return false;
+  }
+  const float dh = drawn_height(w) - drawn_height(o);
+  return dh <= limit && dh >= -limit;
+}
+
+void StationModel::build_floor_hops() {
+  // Fewest stairs from each floor to each other, along the directions each
+  // stair may be walked (breadth first; -1: no chain of stairs leads there).
+  const std::size_t n = floors_.size();
+  hops_.assign(n * n, -1);
+  for (std::size_t s = 0; s < n; ++s) {
+    std::vector<std::size_t> frontier{s};
+    hops_[s * n + s] = 0;
+    for (int32_t d = 1; !frontier.empty(); ++d) {
+      std::vector<std::size_t> next;
+      for (const std::size_t f : frontier)
+        for (const FlightGeom& fg : flights_) {
+          std::size_t g = n;
+          if (fg.from == f && fg.up_allowed) g = fg.to;
+          if (fg.to == f && fg.down_allowed) g = fg.from;
+          if (g < n && hops_[s * n + g] < 0) {
+            hops_[s * n + g] = d;
+            next.push_back(g);
+          }
+        }
+      frontier.swap(next);
+    }
+  }
+}
+
+int32_t StationModel::floor_hops(uint32_t from, uint32_t to) const {
+  return hops_[static_cast<std::size_t>(from) * floors_.size() + to];
+}
+
+bool StationModel::flight_leads(uint32_t z, uint32_t floor, uint32_t goal_floor) const {
+  // From `floor` the stair may be walked, and it starts a fewest-stairs chain to goal_floor.
+  const FlightGeom& fg = flights_[z];
+  if (fg.from != floor && fg.to != floor) return false;
+  if (!(fg.from == floor ? fg.up_allowed : fg.down_allowed)) return false;
+  const int32_t here = floor_hops(floor, goal_floor), there = floor_hops(fg.other(floor), goal_floor);
+  return here > 0 && there == here - 1;
+}
+
+float StationModel::flight_seconds(uint32_t w, uint32_t z) const {
+  // seed 002, "Stairs and escalators are chosen ... in seconds": the walk to
+  // its mouth, the crossing (flight length over the walker's stair speed), and
+  // 6 s of extra effort going up or 2 s going down. (The wait in its queue
+  // comes with queues: docs/station-connectors.md, step 6.)
+  const Walker& wk = state_.walkers[w];
+  const FlightGeom& fg = flights_[z];
+  const V2 mouth = fg.from == wk.floor ? fg.mid0 : fg.mid2;
+  const float walk = length(mouth - wk.pos) / wk.desired_speed;
+  const float cross = fg.length / (wk.desired_speed * fg.factor);
+  const float z_here = floors_z_[wk.floor], z_there = floors_z_[fg.other(wk.floor)];
+  const float effort = z_there > z_here ? kStairUpEffortS : (z_there < z_here ? kStairDownEffortS : 0.0f);
+  return walk + cross + effort;
+}
+
+int32_t StationModel::choose_flight(uint32_t w) const {
+  // The stair this floor's route leads through: the cheapest in seconds of
+  // those that start a fewest-stairs chain to the destination's floor (ties
+  // by scenario order). The one held stays unless another saves at least 3 s,
+  // and within 2 m of its mouth, or on its flight, the choice is final (seed 002).
+  const Walker& wk = state_.walkers[w];
+  const uint32_t goal_floor = portals_[wk.destination].floor;
+  if (goal_floor == wk.floor) return -1;
+  const int32_t held = wk.via >= 0 && flight_leads(static_cast<uint32_t>(wk.via), wk.floor, goal_floor) ? wk.via : -1;
+  if (held >= 0) {
+    const FlightGeom& fg = flights_[static_cast<std::size_t>(held)];
+    const V2 mouth = fg.from == wk.floor ? fg.mid0 : fg.mid2;
+    if (wk.flight == held || length(mouth - wk.pos) <= kFinalChoiceM) return held;
+  }
+  int32_t best = -1;
+  float best_s = 0.0f;
+  for (uint32_t z = 0; z < flights_.size(); ++z) {
+    if (!flight_leads(z, wk.floor, goal_floor)) continue;
+    const float s = flight_seconds(w, z);
+    if (best < 0 || s < best_s) best = static_cast<int32_t>(z), best_s = s;
+  }
+  if (held >= 0 && best != held && !(flight_seconds(w, static_cast<uint32_t>(held)) - best_s >= kSwitchSavingS)) return held;
+  return best;
+}
+
+V2 StationModel::landing_goal(uint32_t w) const {
+  // The point the walker drives at on its stair: on the far end's landing
+  // line, at its own offset across the flight (kept a body and 0.1 m off the
+  // side walls). "Legs through a gate or stair have no slack."
+  const Walker& wk = state_.walkers[w];
+  const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
+  const V2 far = fg.from == wk.floor ? fg.mid2 : fg.mid0;
+  const float room = 0.5f * fg.width - wk.radius - 0.1f;
+  float s = fg.across_of(wk.pos);
+  s = room > 0.0f ? std::clamp(s, -room, room) : 0.0f;
+  return far + fg.across * s;
+}
+
+V2 StationModel::goal_point(uint32_t w) const {
+  const Walker& wk = state_.walkers[w];
+  return wk.via >= 0 ? landing_goal(w) : portal_goal(wk.destination, wk.pos);
+}
+
+void StationModel::connectors_phase() {
+  // After the forces: who is on a flight, the hand-over at the landing line,
+  // and the step off (seed 002, "A walked stair hands the walker to the other
+  // floor where they stand when they step past the landing line"). Walker by
+  // walker in index order; each reads and writes only its own walker and route.
+  if (flights_.empty()) return;
+  for (uint32_t i = 0; i < state_.walkers.size(); ++i) {
+    Walker& wk = state_.walkers[i];
+    if (wk.phase != Phase::Walking) continue;
+    if (wk.flight >= 0) {
+      const auto z = static_cast<uint32_t>(wk.flight);
+      const FlightGeom& fg = flights_[z];
+      // The hand-over: bound through this stair, the centre at the far end's line.
+      if (wk.via == wk.flight) {
+        const float to_line = fg.from == wk.floor ? fg.length - fg.along_of(wk.pos) : fg.along_of(wk.pos);
+        const float reach = kLandingReach + kMaxSpeedFactor * speed_goal(wk) * kDt;
+        if (to_line <= reach) {
+          hand_over(i, z);
+          continue;
+        }
+      }
+      if (!fg.contains(wk.pos)) wk.flight = -1;  // off it: stepped off past the line, or back out the mouth it entered
+      continue;
+    }
+    for (uint32_t z = 0; z < flights_.size(); ++z) {
+      const FlightGeom& fg = flights_[z];
+      if ((fg.from == wk.floor || fg.to == wk.floor) && fg.contains(wk.pos)) {
+        wk.flight = static_cast<int32_t>(z);
+        break;
+      }
+    }
+  }
+}
+
+void StationModel::hand_over(uint32_t w, uint32_t z) {
+  // The walker stands on the landing line: it is now on the other floor, in
+  // the same place (no jump in plan). Its first leg there goes 1.8 m straight
+  // out of the mouth at its own offset across it (1.1 m if a wall is closer),
+  // and is not cut as a passed corner until reached or walked past (seed 002).
+  Walker& wk = state_.walkers[w];
+  const FlightGeom& fg = flights_[z];
+  const bool up = fg.from == wk.floor;
+  wk.floor = fg.other(wk.floor);
+  wk.via = -1;
+  const V2 out = up ? fg.axis : fg.axis * -1.0f;
+  const V2 line = up ? fg.mid2 : fg.mid0;
+  const float room = 0.5f * fg.width - wk.radius - 0.1f;
+  float s = fg.across_of(wk.pos);
+  s = room > 0.0f ? std::clamp(s, -room, room) : 0.0f;
+  const V2 foot = line + fg.across * s;
+  float leg = kFirstLeg;
+  if (!segment_clear(wk.floor, foot, foot + out * kFirstLeg, wk.radius)) leg = kFirstLegNearWall;
+  wk.step_off = foot + out * leg;
+  wk.off_flight = static_cast<int32_t>(z);
+  rebuild_path(w);
+}
+
+}  // namespace lockstep::station
