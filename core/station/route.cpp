@@ -576,7 +576,9 @@ void StationModel::recheck_leg(uint32_t w, V2& corner) {
   wk.recheck_s -= kDt;
   if (wk.recheck_s <= 0.0f) {
     wk.recheck_s = kLegRecheckS;
-    if (!segment_clear(wk.floor, wk.pos, corner, wk.radius * 0.5f)) {
+    // The goal on a stair's landing line lies on the far end's wall: the leg is tested to a body short of it.
+    const V2 end = wk.via >= 0 && on_goal_leg(w) ? short_of_landing(w, corner) : corner;
+    if (!segment_clear(wk.floor, wk.pos, end, wk.radius * 0.5f)) {
       // A rebuild that gives the same corner is no new leg: the stuck timer runs on.
       const float stuck = wk.stuck_s, ref = wk.progress_ref;
       rebuild_path(w);

@@ -740,7 +740,9 @@ void StationModel::set_state(const State& s) {
                         : ws.trip == "board" ? Trip::Board
                         : portals_[dest].street ? Trip::Alight : Trip::Board;
       if (w.origin != -1) bad(p + ".origin", "expected -1" + by);
-      if (w.floor != static_cast<uint32_t>(floor_index(sc, ws.floor))) bad(p + ".floor", "not its floor" + by);
+      const auto start = static_cast<uint32_t>(floor_index(sc, ws.floor));
+      if (w.floor >= floors_.size() || floor_hops(start, w.floor) < 0)
+        bad(p + ".floor", "not its floor, nor one its floor's stairs lead to" + by);
       if (w.destination != dest) bad(p + ".destination", "not its destination" + by);
       if (w.trip != trip) bad(p + ".trip", "not its trip" + by);
       if (w.desired_speed != (ws.desired_speed > 0.0f ? ws.desired_speed : sc.population.desired_speed))
@@ -754,7 +756,8 @@ void StationModel::set_state(const State& s) {
         bad(p + ".origin", "expected the portal that spawned it, got " + std::to_string(w.origin));
       const auto o = static_cast<std::size_t>(w.origin);
       const PortalGeom& g = portals_[o];
-      if (w.floor != g.floor) bad(p + ".floor", "not the floor of its portal " + std::to_string(o));
+      if (w.floor >= floors_.size() || floor_hops(g.floor, w.floor) < 0)
+        bad(p + ".floor", "not the floor of its portal " + std::to_string(o) + ", nor one that floor's stairs lead to");
       if (w.trip != (g.street ? Trip::Board : Trip::Alight)) bad(p + ".trip", "not the trip its portal " + std::to_string(o) + " gives");
       bool can = false;  // a destination its portal can draw (spawn.cpp, draw_destination)
       if (!g.target_portals.empty()) {

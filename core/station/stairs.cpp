@@ -133,6 +133,13 @@ V2 StationModel::landing_goal(uint32_t w) const {
   return far + fg.across * s;
 }
 
+V2 StationModel::short_of_landing(uint32_t w, V2 p) const {
+  const Walker& wk = state_.walkers[w];
+  const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
+  const V2 out = fg.from == wk.floor ? fg.axis : fg.axis * -1.0f;  // toward the far end
+  return p - out * wk.radius;
+}
+
 V2 StationModel::goal_point(uint32_t w) const {
   const Walker& wk = state_.walkers[w];
   return wk.via >= 0 ? landing_goal(w) : portal_goal(wk.destination, wk.pos);

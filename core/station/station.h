@@ -754,6 +754,7 @@ class StationModel {
   float flight_seconds(uint32_t w, uint32_t z) const;
   int32_t choose_flight(uint32_t w) const;
   V2 landing_goal(uint32_t w) const;
+  V2 short_of_landing(uint32_t w, V2 p) const;
   void hand_over(uint32_t w, uint32_t z);
   void measure_phase();
 

@@ -88,8 +88,9 @@ std::vector<uint64_t> chain(const std::string& scenario, uint64_t ticks, uint32_
 }  // namespace
 
 TEST_CASE("threads - the station crowd's hash chain is the same on 1, 2, 3, 4 and 8 threads", "[pool][station]") {
-  // The demo scenarios and validation crowds: a hall, a corridor, a bottleneck, a counter-flow
-  // and a crossing, each long enough for its crowd to meet (contacts, walls, refused moves).
+  // The demo scenarios and validation crowds: a hall, a corridor, a bottleneck, a counter-flow,
+  // a crossing and two floors joined by stairs (hand-overs, walkers meeting by drawn height),
+  // each long enough for its crowd to meet (contacts, walls, refused moves).
   const std::vector<std::pair<std::string, uint64_t>> runs = {
       {"station/hall.json", 300},
       {"station/corridor.json", 300},
@@ -97,6 +98,7 @@ TEST_CASE("threads - the station crowd's hash chain is the same on 1, 2, 3, 4 an
       {"station/flows/bottleneck_b100.json", 600},
       {"station/flows/counter_r150_s1.json", 700},
       {"station/flows/crossing_r100.json", 600},
+      {"station/stairs.json", 1600},
   };
   for (const auto& [scenario, ticks] : runs) {
     INFO(scenario);

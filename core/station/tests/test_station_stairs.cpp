@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "lockstep/core/hash.h"
 #include "station_test_util.h"
 
 using namespace station_test;
@@ -94,6 +95,8 @@ TEST_CASE("RiMEA 2 - one walker up a 10 m stair: travel time within 5 % of lengt
   CHECK(m.state().walkers[0].done_tick > 0u);
   // No jump in plan: the hand-over tick moves the body no further than any other.
   CHECK(t.max_jump <= 1.3f * 1.34f * 0.05f + 1e-4f);
+  // Its leg to the landing line (on the far end's wall) is re-checked short of the wall: no rebuild every 0.5 s.
+  CHECK(m.state().stats.rebuilt_paths == 0u);
   std::printf("RiMEA 2: %.2f s on the flight, %.2f s expected (%+.1f %%)\n", took, expected, 100.0 * (took / expected - 1.0));
 }
 
@@ -365,4 +368,46 @@ TEST_CASE("seed 002 Stair - climbers and descenders on one flight pass each othe
   CHECK(closest > 0.4f);  // bodies 0.5 m across: no more than a brush
   CHECK(ws[0].phase == Phase::Done);
   CHECK(ws[1].phase == Phase::Done);
+}
+
+TEST_CASE("seed 002 Stair - a state after a hand-over restores and steps on to the same bits", "[station][stairs]") {
+  // A recording's keyframe of a walker on another floor than it started on
+  // (placed or spawned) is a state the model makes: set_state accepts it.
+  Json j = stair_world();
+  j["walkers"].push_back(stair_walker({2, 2}, "ground", "high"));
+  j["portals"][0]["mode"] = "both";
+  j["portals"][0]["count"] = 3;
+  j["portals"][0]["rate_per_min"] = 60;
+  j["portals"][0]["target"] = "high";
+  auto m = make(j);
+  run(m, 480);  // the placed walker and the first spawned one are upstairs by now
+  REQUIRE(m.state().walkers.size() >= 2u);
+  REQUIRE(m.state().walkers[0].floor == 1u);
+  REQUIRE(m.state().walkers[1].floor == 1u);
+  auto m2 = make(j);
+  REQUIRE_NOTHROW(m2.set_state(m.state()));
+  for (int k = 0; k < 200; ++k) {
+    m.step(m.scripted_input());
+    m2.step(m2.scripted_input());
+  }
+  CHECK(lockstep::hash_state(m.state()).whole == lockstep::hash_state(m2.state()).whole);
+  // A floor no stair of its start leads to is still refused.
+  Json one = stair_world("along");
+  one["walkers"].push_back(stair_walker({2, 2}, "ground", "high"));
+  auto m3 = make(one);
+  auto s = m3.state();
+  s.walkers[0].floor = 1;
+  s.walkers[0].pos = {25, 2};
+  s.routes[0].leg_start = {25, 2};
+  s.routes[0].waypoints = {{29, 2}};
+  CHECK_NOTHROW(m3.set_state(s));  // ground -> upper: the stair leads there
+  Json two = stair_world("along");
+  two["walkers"].push_back(stair_walker({28, 2}, "upper", "high"));
+  auto m4 = make(two);
+  auto s4 = m4.state();
+  s4.walkers[0].floor = 0;  // upper -> ground: the stair only goes up
+  s4.walkers[0].pos = {5, 2};
+  s4.routes[0].leg_start = {5, 2};
+  s4.routes[0].waypoints = {{29, 2}};
+  CHECK_THROWS_WITH(m4.set_state(s4), Catch::Contains("walkers[0].floor"));
 }
