@@ -371,6 +371,11 @@ float StationModel::headway_of(uint32_t i) const {
     if (!hidden) best = gap;
     return true;
   });
+  // On a flight a walker keeps a tread more free before the one ahead (spec note S35).
+  if (w.flight >= 0 && best < kHeadwayCap) {
+    best -= kTreadGap;
+    best = best > 0.0f ? best : 0.0f;
+  }
   return best;
 }
 

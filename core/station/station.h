@@ -67,6 +67,7 @@ inline constexpr float kFirstLeg = 1.8f;            ///< seed 002: the first leg
 inline constexpr float kFirstLegNearWall = 1.1f;    ///< ... "1.1 m if a wall is closer"
 inline constexpr float kStairUpEffortS = 6.0f;      ///< seed 002: "6 s of extra effort going up"
 inline constexpr float kStairDownEffortS = 2.0f;    ///< "or 2 s going down"
+inline constexpr float kTreadGap = 0.2f;            ///< S35: m more a walker keeps free before the one ahead on a flight
 inline constexpr float kSightHeight = 3.0f;         ///< seed 002: "Anyone within 3 m of that height sees them"
 inline constexpr float kPushHeight = 0.6f;          ///< "push on each other across the mouth when their heights are within 0.6 m"
 inline constexpr float kSwitchSavingS = 3.0f;       ///< seed 002: "switch only for a saving of at least 3 s"

@@ -144,6 +144,31 @@ void bottleneck(const Json& e, const Run& run, Result& r) {
   r.csv["nt_" + r.file.substr(0, r.file.size() - 5) + ".csv"] = body;
 }
 
+// ---- RiMEA 13: the flow on the stair is lower than in the corridor before it; everyone out.
+void stair_jam(const Json& e, const Run& run, Result& r) {
+  auto line_of = [&](const char* key) {
+    return std::pair<P2, P2>{P2{e[key][0][0].get<double>(), e[key][0][1].get<double>()},
+                             P2{e[key][1][0].get<double>(), e[key][1][1].get<double>()}};
+  };
+  const auto [ca, cb] = line_of("corridor_line");
+  const auto [sa, sb] = line_of("stair_line");
+  const auto cc = flows::crossing_frames(run.traj, ca, cb);
+  const auto cs = flows::crossing_frames(run.traj, sa, sb);
+  const double jc = flows::flow_between(cc, run.traj.frame_rate, 0.2, 0.8);
+  const double js = flows::flow_between(cs, run.traj.frame_rate, 0.2, 0.8);
+  const uint32_t n = e["walkers"].get<uint32_t>();
+  int64_t last = -1;
+  for (auto t : run.done_tick) last = std::max(last, t);
+  r.summary = fmt("corridor J %.3f /s, stair J %.3f /s (%.0f %%), %u of %u out%s", jc, js, jc > 0 ? 100.0 * js / jc : 0.0, run.done, n,
+                  run.done == n ? fmt(" in %.1f s", last / 20.0).c_str() : "");
+  if (run.done != n) fail(r, fmt("%u walkers not out after %.0f s", n - run.done, run.ticks / 20.0));
+  if (!(js < jc - 0.05)) fail(r, fmt("the stair's flow %.3f is not below the corridor's %.3f (by 0.05 /s)", js, jc));
+  std::string body = "line,frame,time_s,n\n";
+  for (std::size_t k = 0; k < cc.size(); ++k) body += fmt("corridor,%u,%.2f,%zu\n", cc[k], cc[k] / 20.0, k + 1);
+  for (std::size_t k = 0; k < cs.size(); ++k) body += fmt("stair,%u,%.2f,%zu\n", cs[k], cs[k] / 20.0, k + 1);
+  r.csv["nt_" + r.file.substr(0, r.file.size() - 5) + ".csv"] = body;
+}
+
 // ---- door: every walker arrives.
 void door(const Json& e, const Run& run, Result& r) {
   const uint32_t n = e["walkers"].get<uint32_t>();
@@ -343,6 +368,7 @@ Result run_one(const Options& o, const Json& e) {
     else if (r.kind == "counterflow") streams(e, run, r, true);
     else if (r.kind == "crossing" || r.kind == "opening") streams(e, run, r, false);
     else if (r.kind == "fd") fd(e, run, r);
+    else if (r.kind == "stair_jam") stair_jam(e, run, r);
     else fail(r, "unknown kind " + r.kind);
   } catch (const std::exception& x) {
     fail(r, x.what());

@@ -411,3 +411,29 @@ TEST_CASE("seed 002 Stair - a state after a hand-over restores and steps on to t
   s4.routes[0].waypoints = {{29, 2}};
   CHECK_THROWS_WITH(m4.set_state(s4), Catch::Contains("walkers[0].floor"));
 }
+
+TEST_CASE("seed 002 Stair - on a flight a walker keeps a tread more free before the one ahead (S35)", "[station][stairs]") {
+  // Two walkers in file 1 m apart, both climbing: on the flight the follower's
+  // headway is the swept gap less 0.2 m; the same pair on open floor keeps the gap.
+  auto headway_after = [](bool on_flight) {
+    // A passage 1 m wide throughout (no room to overtake: the follower stays in file).
+    Json j = stair_world();
+    j["floors"][0]["walkable"] = Json::array({rect(0, 1.5f, 10, 2.5f)});
+    j["floors"][1]["walkable"] = Json::array({rect(20, 1.5f, 30, 2.5f)});
+    j["zones"][0]["polygon"] = Json::array({{10, 2.5}, {10, 1.5}, {20, 1.5}, {20, 2.5}});
+    j["portals"][0]["polygon"] = rect(0, 1.5f, 2, 2.5f);
+    j["portals"][1]["polygon"] = rect(28, 1.5f, 30, 2.5f);
+    const float x0 = on_flight ? 13.0f : 4.0f;
+    j["walkers"] = Json::array({stair_walker({x0, 2}, "ground", "high"), stair_walker({x0 + 1.0f, 2}, "ground", "high")});
+    auto m = make(j);
+    m.step(m.scripted_input());  // the connectors phase marks them on the flight
+    const V2 a = m.state().walkers[0].pos, b = m.state().walkers[1].pos;
+    m.step(m.scripted_input());  // the headway of this tick's plan, from a and b
+    const float depth = 2.0f * 0.75f * 0.25f;  // the two bodies' half-depths along the file (S28)
+    return std::pair<float, float>{m.state().walkers[0].headway, (b.x - a.x) - depth};
+  };
+  const auto [open_h, open_gap] = headway_after(false);
+  const auto [flight_h, flight_gap] = headway_after(true);
+  CHECK(open_h == Approx(open_gap).margin(1e-3));
+  CHECK(flight_h == Approx(flight_gap - kTreadGap).margin(1e-3));
+}
