@@ -27,12 +27,12 @@ float StationModel::drawn_height(const Walker& w) const {
   return fg.z0 + (fg.z2 - fg.z0) * t;
 }
 
-bool StationModel::meets(const Walker& w, const Walker& o, float limit) const {
+bool StationModel::meets_by_height(const Walker& w, const Walker& o, float limit) const {
   // "Someone on a flight still counts as the floor they started on, but their
   // height follows the tread. Anyone within 3 m of that height sees them";
   // "Bodies on the flight and on open floor also push on each other across
-  // the mouth when their heights are within 0.6 m."
-  if (w.flight < 0 && o.flight < 0) return w.floor == o.floor;
+  // the mouth when their heights are within 0.6 m." (One of them is on a
+  // flight; meets() answers for two on open floor.)
   if (w.floor != o.floor) {
     const bool joined = (w.flight >= 0 && flights_[static_cast<std::size_t>(w.flight)].other(w.floor) == o.floor) ||
                         (o.flight >= 0 && flights_[static_cast<std::size_t>(o.flight)].other(o.floor) == w.floor);

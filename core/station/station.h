@@ -723,7 +723,11 @@ class StationModel {
   /// where they can meet: on the same floor, or across a mouth through the
   /// flight one of them is on.
   float drawn_height(const Walker& w) const;
-  bool meets(const Walker& w, const Walker& o, float limit) const;
+  bool meets(const Walker& w, const Walker& o, float limit) const {
+    if (w.flight < 0 && o.flight < 0) return w.floor == o.floor;  // both on open floor (inline: every neighbour pair asks)
+    return meets_by_height(w, o, limit);
+  }
+  bool meets_by_height(const Walker& w, const Walker& o, float limit) const;
   int32_t floor_hops(uint32_t from, uint32_t to) const;
   V2 goal_point(uint32_t w) const;
   /// The seam for the routing grid (route.cpp): corners from `from` to `to`, the last being `to`.
