@@ -685,6 +685,24 @@ void StationModel::recover_if_stuck(uint32_t w, V2 drive, std::vector<uint8_t>& 
     const bool held = wk.headway < kHeldFraction * speed_goal(wk) * kTimeGap;
     wk.stuck_s += held ? kHeldStuckRate * kDt : kDt;
   }
+  if (wk.stuck_s >= scenario_.unstick_s && wk.flight >= 0) {
+    // "On a stair, they are pointed at the mouth they should use and repath":
+    // the far landing line when bound through it, else the mouth on its floor
+    // (the way off a flight it is not changing floors by). No obstacle is
+    // muted and no sideways kick is given (S36).
+    const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.flight)];
+    const bool far = wk.via == wk.flight;
+    const V2 mid = (fg.from == wk.floor) == far ? fg.mid2 : fg.mid0;
+    const V2 mouth = mid + fg.across * fg.across_of(wk.pos);
+    ++wk.unsticks;
+    ++plan_counts_[w][kCountUnsticks];
+    rebuild_path(w);
+    ++plan_counts_[w][kCountRebuilt];
+    wk.drive = mouth;  // this tick's direction (sight turns it as on any walk)
+    wk.progress_ref = length(wk.drive - wk.pos);
+    wk.stuck_s = 0.0f;
+    return;
+  }
   if (wk.stuck_s >= scenario_.unstick_s) {
     // "the nearest hole or obstacle is ignored for 1.6 s (the soft wall force
     // only ...), velocity is set sideways, and the path is rebuilt."

@@ -437,3 +437,29 @@ TEST_CASE("seed 002 Stair - on a flight a walker keeps a tread more free before 
   CHECK(open_h == Approx(open_gap).margin(1e-3));
   CHECK(flight_h == Approx(flight_gap - kTreadGap).margin(1e-3));
 }
+
+TEST_CASE("seed 002 Recovery - on a stair: pointed at the mouth it should use and repathed, nothing muted, no sideways kick (S36)", "[station][stairs]") {
+  // "On a stair, they are pointed at the mouth they should use and repath."
+  for (const bool changing : {true, false}) {
+    INFO((changing ? "bound upstairs" : "bound for the ground floor's own exit"));
+    Json j = stair_world();
+    j["floors"][0]["obstacles"] = Json::array({rect(4, 0.5f, 5, 1.5f)});  // something a recovery could mute
+    j["walkers"].push_back(stair_walker({15, 2}, "ground", changing ? "high" : "low"));
+    auto m = make(j);
+    m.step(m.scripted_input());
+    REQUIRE(m.state().walkers[0].flight == 0);
+    auto s = m.state();
+    s.walkers[0].stuck_s = m.scenario().unstick_s - 0.01f;  // one tick more without progress
+    s.walkers[0].progress_ref = 0.0f;                       // no distance can be progress
+    m.set_state(s);
+    const float vy = m.state().walkers[0].vel.y;
+    m.step(m.scripted_input());
+    const auto& w = m.state().walkers[0];
+    CHECK(w.unsticks == 1u);
+    CHECK(w.ignore_blocker == -1);               // no obstacle muted
+    CHECK(std::fabs(w.vel.y - vy) < 0.05f);      // no sideways kick (0.5 v0 = 0.67 m/s would show)
+    CHECK(w.drive.x == (changing ? 20.0f : 10.0f));  // the mouth it should use, at its offset
+    CHECK(w.drive.y == Approx(2.0f).margin(0.05));
+    CHECK(w.stuck_s == 0.0f);
+  }
+}
