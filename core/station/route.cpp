@@ -10,12 +10,13 @@
 
 namespace lockstep::station {
 
-std::vector<V2> StationModel::plan_path(uint32_t floor, V2 from, V2 to, float radius, const LinearField* crowd) const {
+std::vector<V2> StationModel::plan_path(uint32_t floor, V2 from, V2 to, float radius, const LinearField* crowd,
+                                        const std::vector<DirCost>* aprons) const {
   // seed 002, Route: the 0.7 m grid's path round obstacles, holes and voids, with the wall comfort cost
   // and the straight cuts that keep the body clear (grid.h, docs/station-grid.md). Its first point is
   // `from` (or its snap onto the grid), its last `to` (or its snap). No path: the straight line, so the
   // walker still drives and recovery can act.
-  std::vector<V2> p = grids_[floor]->find_path(from, to, radius, nullptr, nullptr, crowd);
+  std::vector<V2> p = grids_[floor]->find_path(from, to, radius, nullptr, aprons, crowd);
   if (p.size() < 2) return {to};
   p.erase(p.begin());
   return p;
@@ -66,10 +67,10 @@ void StationModel::rebuild_path(uint32_t w) {
   if (wk.off_flight >= 0) {
     // Off a flight the first leg goes straight out to step_off; the path on from there.
     rt.waypoints = {wk.step_off};
-    const std::vector<V2> on = plan_path(wk.floor, wk.step_off, to, wk.radius, &crowd);
+    const std::vector<V2> on = plan_path(wk.floor, wk.step_off, to, wk.radius, &crowd, apron_view(w));
     rt.waypoints.insert(rt.waypoints.end(), on.begin(), on.end());
   } else {
-    rt.waypoints = plan_path(wk.floor, wk.pos, to, wk.radius, &crowd);
+    rt.waypoints = plan_path(wk.floor, wk.pos, to, wk.radius, &crowd, apron_view(w));
   }
   if (rt.waypoints.empty()) rt.waypoints.push_back(to);
   rt.next = 0;
@@ -394,7 +395,9 @@ bool StationModel::crowd_check_exempt(const Walker& w) const {
   // aim, waiting at a crossing curb, captured, held, on a belt, or inside a
   // connector." Of those, stairs exist so far: a walker on a flight is not
   // checked. A walker in recovery (its muted obstacle's 1.6 s) is not checked either.
-  return w.ignore_blocker >= 0 || w.flight >= 0;
+  // Off a flight, its first leg straight out is not replanned either (seed 002: "A train door line or a gate
+  // queue does not take over their heading until then either").
+  return w.ignore_blocker >= 0 || w.flight >= 0 || w.off_flight >= 0;
 }
 
 // "Every 2 s each walker checks the next 15 m of its path against the crowd as
@@ -435,7 +438,7 @@ bool StationModel::crowd_check(uint32_t w) {
   if (cut == 0) {
     rebuild_path(w);
   } else {
-    std::vector<V2> head = plan_path(wk.floor, wk.pos, ahead[cut], wk.radius, &view);
+    std::vector<V2> head = plan_path(wk.floor, wk.pos, ahead[cut], wk.radius, &view, apron_view(w));
     if (head.empty()) head.push_back(ahead[cut]);
     head.insert(head.end(), ahead.begin() + static_cast<std::ptrdiff_t>(cut) + 1, ahead.end());
     rt.waypoints = std::move(head);

@@ -472,6 +472,7 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
   }
   for (const auto& fl : sc.floors) floors_z_.push_back(fl.z);
   build_floor_hops();
+  build_aprons();
   // Portals.
   for (const auto& po : sc.portals) {
     PortalGeom g;

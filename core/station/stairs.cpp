@@ -42,6 +42,64 @@ bool StationModel::meets_by_height(const Walker& w, const Walker& o, float limit
   return dh <= limit && dh >= -limit;
 }
 
+void StationModel::build_aprons() {
+  // seed 002, Route, mouth aprons (S37): in front of every stair mouth, from
+  // its line 4 m out and across its width plus 1 m each side, a step costs
+  // extra by its direction: 4 per metre across the mouth's front, 15 % of
+  // that along its axis, fading linearly to nothing 4 m out. Per routing cell
+  // (its centre); overlapping aprons add.
+  const std::size_t nf = floors_.size(), nz = flights_.size();
+  aprons_.assign(nf, {});
+  aprons_without_.assign(nf, std::vector<std::vector<DirCost>>(nz));
+  for (uint32_t f = 0; f < nf; ++f) {
+    const NavGrid& grid = *grids_[f];
+    const auto cells = static_cast<std::size_t>(grid.cell_count());
+    std::vector<std::vector<DirCost>> own(nz);
+    bool any = false;
+    for (uint32_t z = 0; z < nz; ++z) {
+      const FlightGeom& fg = flights_[z];
+      if (fg.from != f && fg.to != f) continue;
+      const V2 mid = fg.from == f ? fg.mid0 : fg.mid2;
+      const V2 out = fg.from == f ? fg.axis * -1.0f : fg.axis;
+      const float half = 0.5f * fg.width + kApronSide;
+      own[z].assign(cells, DirCost{});
+      for (std::size_t c = 0; c < cells; ++c) {
+        const V2 p = grid.cell_center(static_cast<int32_t>(c)) - mid;
+        const float depth = dot(p, out), side = dot(p, fg.across);
+        if (!(depth >= 0.0f && depth <= kApronDepth && side >= -half && side <= half)) continue;
+        const float fade = 1.0f - depth / kApronDepth;
+        own[z][c] = DirCost::axial(out, kApronAlongShare * kApronAcross * fade, kApronAcross * fade);
+      }
+      any = true;
+    }
+    if (!any) continue;
+    auto sum = [&](int32_t skip) {
+      std::vector<DirCost> s(cells);
+      for (uint32_t z = 0; z < nz; ++z) {
+        if (own[z].empty() || static_cast<int32_t>(z) == skip) continue;
+        for (std::size_t c = 0; c < cells; ++c) s[c] = {s[c].xx + own[z][c].xx, s[c].xy + own[z][c].xy, s[c].yy + own[z][c].yy};
+      }
+      return s;
+    };
+    aprons_[f] = sum(-1);
+    for (uint32_t z = 0; z < nz; ++z)
+      if (!own[z].empty()) aprons_without_[f][z] = sum(static_cast<int32_t>(z));
+  }
+}
+
+const std::vector<DirCost>* StationModel::apron_view(uint32_t w) const {
+  const Walker& wk = state_.walkers[w];
+  if (aprons_[wk.floor].empty()) return nullptr;
+  if (wk.via >= 0) {
+    const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
+    const bool from = fg.from == wk.floor;
+    const V2 a = from ? fg.c[0] : fg.c[2], b = from ? fg.c[1] : fg.c[3];
+    if (point_segment_sqr_distance(wk.pos, a, b) <= kApronIgnoreStair * kApronIgnoreStair)
+      return &aprons_without_[wk.floor][static_cast<std::size_t>(wk.via)];
+  }
+  return &aprons_[wk.floor];
+}
+
 void StationModel::build_floor_hops() {
   // Fewest stairs from each floor to each other, along the directions each
   // stair may be walked (breadth first; -1: no chain of stairs leads there).

@@ -68,6 +68,11 @@ inline constexpr float kFirstLegNearWall = 1.1f;    ///< ... "1.1 m if a wall is
 inline constexpr float kStairUpEffortS = 6.0f;      ///< seed 002: "6 s of extra effort going up"
 inline constexpr float kStairDownEffortS = 2.0f;    ///< "or 2 s going down"
 inline constexpr float kTreadGap = 0.2f;            ///< S35: m more a walker keeps free before the one ahead on a flight
+inline constexpr float kApronDepth = 4.0f;          ///< seed 002: mouth aprons fade "to normal 4 m out"
+inline constexpr float kApronSide = 1.0f;           ///< "across the mouth width plus 1 m each side"
+inline constexpr float kApronAcross = 4.0f;         ///< "Crossing the front of the mouth costs up to 5 times its length (4 extra)"
+inline constexpr float kApronAlongShare = 0.15f;    ///< "along the mouth's axis costs only 15 % of that"
+inline constexpr float kApronIgnoreStair = 2.0f;    ///< "Someone heading for that mouth ignores its apron: ... 2 m of a stair mouth"
 inline constexpr float kSightHeight = 3.0f;         ///< seed 002: "Anyone within 3 m of that height sees them"
 inline constexpr float kPushHeight = 0.6f;          ///< "push on each other across the mouth when their heights are within 0.6 m"
 inline constexpr float kSwitchSavingS = 3.0f;       ///< seed 002: "switch only for a saving of at least 3 s"
@@ -732,7 +737,12 @@ class StationModel {
   V2 goal_point(uint32_t w) const;
   /// The seam for the routing grid (route.cpp): corners from `from` to `to`, the last being `to`.
   /// `crowd`: the crowd field as the walker feels it (crowd_view), or nullptr.
-  std::vector<V2> plan_path(uint32_t floor, V2 from, V2 to, float radius, const LinearField* crowd = nullptr) const;
+  std::vector<V2> plan_path(uint32_t floor, V2 from, V2 to, float radius, const LinearField* crowd = nullptr,
+                            const std::vector<DirCost>* aprons = nullptr) const;
+  /// The mouth aprons walker w's path pays on its floor (nullptr: none on it): every stair mouth's, but
+  /// not the one of the stair it heads for once it is within 2 m of that mouth (seed 002, Route; S37).
+  const std::vector<DirCost>* apron_view(uint32_t w) const;
+  void build_aprons();
   /// The goal point of portal p as seen from `from`: its nearest point, nudged 0.3 m inward (S6).
   V2 portal_goal(uint32_t portal, V2 from) const;
   /// seed 002, Crowds: the density (ped/m^2) felt at p on `floor` by someone
@@ -826,6 +836,10 @@ class StationModel {
   std::vector<FlightGeom> flights_;  ///< one per zone (stairs), scenario order
   std::vector<float> floors_z_;      ///< each floor's height (the scenario's z)
   std::vector<int32_t> hops_;        ///< fewest stairs from floor a to floor b at [a * floors + b], -1 none
+  /// Mouth aprons (S37), per floor one DirCost per routing cell: every stair mouth's on the floor
+  /// (empty: none), and per stair (its index) the same without its own mouth's (empty: not on the floor).
+  std::vector<std::vector<DirCost>> aprons_;
+  std::vector<std::vector<std::vector<DirCost>>> aprons_without_;
   /// The 0.7 m routing grid of each floor (grid.h), shared by copies of the model: it is built from the
   /// scenario once and never changes in part 1 (full attractors, which rebuild it, come with part 3).
   std::vector<std::shared_ptr<const NavGrid>> grids_;

@@ -463,3 +463,67 @@ TEST_CASE("seed 002 Recovery - on a stair: pointed at the mouth it should use an
     CHECK(w.stuck_s == 0.0f);
   }
 }
+
+TEST_CASE("seed 002 Route - mouth aprons: passing a stair's mouth bends round its front; heading in, within 2 m it is free (S37)", "[station][stairs]") {
+  // "The floor in front of every stair ... end costs extra, fading to normal 4 m
+  // out, across the mouth width plus 1 m each side ... Crossing the front of the
+  // mouth costs up to 5 times its length (4 extra) ... along the mouth's axis
+  // only 15 % of that." The stair's mouth is x = 10, y 1..3, facing -x; a
+  // walker goes from (9.4, 9) to an exit at the floor's south end, across it.
+  auto path_min_x = [](bool stair) {
+    Json j = stair_world();
+    j["floors"][0]["walkable"] = Json::array({rect(0, -2, 10, 10)});
+    if (!stair) {
+      j["zones"] = Json::array();
+      j["floors"].erase(1);
+      j["portals"].erase(1);
+    }
+    j["portals"][0]["polygon"] = rect(8.5f, -2, 10, -1.5f);
+    j["walkers"] = Json::array({stair_walker({9.4f, 9}, "ground", "low")});
+    auto m = make(j);
+    m.step(m.scripted_input());
+    float lo = 99;
+    for (const V2& p : m.state().routes[0].waypoints) lo = std::min(lo, p.x);
+    return lo;
+  };
+  const float with = path_min_x(true), without = path_min_x(false);
+  CHECK(without > 9.0f);  // straight down the wall's comfort line
+  CHECK(with < 8.0f);     // round the apron's front, into its fading part
+  // The aprons themselves: across the front 4 extra per metre at the mouth, 15 % of that along the axis,
+  // fading to nothing 4 m out; a walker heading for the stair within 2 m of its mouth pays none of its own.
+  Json j = stair_world();
+  j["walkers"] = Json::array({stair_walker({9.0f, 2}, "ground", "high"), stair_walker({4.0f, 2}, "ground", "high"),
+                              stair_walker({9.0f, 3.5f}, "ground", "low")});
+  auto m = make(j);
+  m.step(m.scripted_input());
+  const auto* near = m.apron_view(0);
+  const auto* far = m.apron_view(1);
+  const auto* passer = m.apron_view(2);
+  REQUIRE(near != nullptr);
+  REQUIRE(far != nullptr);
+  CHECK(far == passer);  // every apron
+  CHECK(near != far);    // without its own stair's
+  // The values, on a grid like the ground floor's: at each cell centre in front of the mouth.
+  GridInput gi;
+  gi.walkable.push_back(GridPolygon{{{0, 0}, {10, 0}, {10, 4}, {0, 4}}});
+  gi.walkable.push_back(GridPolygon{{{10, 3}, {10, 1}, {20, 1}, {20, 3}}});
+  const NavGrid g(gi);  // the same outlines, origin and cells as the model's ground floor
+  REQUIRE(static_cast<std::size_t>(g.cell_count()) == far->size());
+  int seen = 0;
+  for (int32_t c = 0; c < g.cell_count(); ++c) {
+    const V2 p = g.cell_center(c);
+    const float depth = 10.0f - p.x, fade = 1.0f - depth / 4.0f;
+    const bool in = depth >= 0.0f && depth <= 4.0f && p.y >= 0.0f && p.y <= 4.0f;
+    const DirCost& d = (*far)[static_cast<std::size_t>(c)];
+    if (in) {
+      ++seen;
+      CHECK(d.per_metre({0, 1}) == Approx(4.0f * fade).margin(1e-4));   // across the front
+      CHECK(d.per_metre({1, 0}) == Approx(0.6f * fade).margin(1e-4));   // along the axis: 15 %
+    } else {
+      CHECK(d.per_metre({0, 1}) == 0.0f);
+      CHECK(d.per_metre({1, 0}) == 0.0f);
+    }
+    CHECK((*near)[static_cast<std::size_t>(c)].per_metre({0, 1}) == 0.0f);  // the only apron, its own
+  }
+  CHECK(seen > 10);
+}
