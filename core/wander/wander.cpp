@@ -84,6 +84,14 @@ std::string event_bound_text(EventKind kind) {
                                     : "a place within +-" + num(kWorldBound) + " (the world's bound)";
 }
 
+/// The largest body radius the scenario places (the walls' inner box is made for it).
+float largest_radius(const Scenario& sc) {
+  float r = 0.0f;
+  for (const auto& e : sc.entities) r = e.radius > r ? e.radius : r;
+  for (const auto& c : sc.crowds) r = c.entity.radius > r ? c.entity.radius : r;
+  return r;
+}
+
 Wanderer make_entity(const EntitySpec& s) {
   Wanderer e;
   e.position = s.position;
@@ -211,7 +219,8 @@ Scenario WanderModel::load_scenario(const Json& j, const JsonReader& r) {
 }
 
 WanderModel::WanderModel(Scenario scenario)
-    : scenario_(std::move(scenario)), world_(scenario_.physics, scenario_.grounds, scenario_.walls) {
+    : scenario_(std::move(scenario)),
+      world_(scenario_.physics, scenario_.grounds, scenario_.walls, largest_radius(scenario_)) {
   state_.rng.wander_key = stream_key(scenario_.seed, "wander");
   for (const auto& s : scenario_.entities) state_.entities.push_back(make_entity(s));
   for (const auto& c : scenario_.crowds) {

@@ -395,16 +395,61 @@ struct Counters {
 class World {
  public:
   World() = default;
-  World(const Physics& p, std::vector<Ground> g, const std::vector<Wall>& w)
-      : physics_(p), grounds_(std::move(g)), walls_(prepare(w)) {}
+  /// `radius`: the largest body radius the walls' inner box is made for (clear_of_walls); a
+  /// larger body goes through every wall's own test, as any body may.
+  World(const Physics& p, std::vector<Ground> g, const std::vector<Wall>& w, float radius = 0.35f)
+      : physics_(p), grounds_(std::move(g)), walls_(prepare(w)) {
+    make_inner_box(radius);
+  }
 
   /// The height of the highest ground containing (x, z) whose top lies in
   /// [y - max_len, y]: a ray cast straight down from (x, y, z). False when none.
-  bool ray_down(float x, float y, float z, float max_len, float* hit_height) const;
+  bool ray_down(float x, float y, float z, float max_len, float* hit_height) const {
+    // The first hit going down is the highest top at or below the origin; it
+    // counts when it lies within the ray's length. Grounds are scanned in their
+    // listed order; equal heights are the same hit.
+    bool found = false;
+    float best = 0.0f;
+    for (const Ground& g : grounds_) {
+      if (x < g.x0 || x > g.x1 || z < g.z0 || z > g.z1) continue;
+      if (g.height > y || g.height < y - max_len) continue;
+      if (!found || g.height > best) {
+        best = g.height;
+        found = true;
+      }
+    }
+    if (found) *hit_height = best;
+    return found;
+  }
   /// Whether every ground's plan test in ray_down (x, z inside its rectangle) comes out the same
   /// for every point (x + dx, z + dz) with |dx|, |dz| <= reach, the sums rounded as floats: then
   /// a ray from any such point falls as one from (x, z) does.
-  bool plan_alike_within(float x, float z, float reach) const;
+  bool plan_alike_within(float x, float z, float reach) const {
+    // Rounding is monotone: for |d| <= reach, x - reach <= x + d <= x + reach hold for the rounded
+    // sums too, so a point inside [lo, hi] on both axes passes or fails each test as all do.
+    const float xl = x - reach, xh = x + reach, zl = z - reach, zh = z + reach;
+    for (const Ground& g : grounds_) {
+      const bool inside = xl >= g.x0 && xh <= g.x1 && zl >= g.z0 && zh <= g.z1;
+      const bool outside = xh < g.x0 || xl > g.x1 || zh < g.z0 || zl > g.z1;
+      if (!inside && !outside) return false;
+    }
+    return true;
+  }
+
+  /// Whether wall k (in listed order) can push a body of radius r at (x, z): the body lies within
+  /// r of the wall's bounding box, r added and subtracted in floats. step_body skips a wall where
+  /// this is false (and where the body's feet are outside the wall's band).
+  bool wall_may_touch(std::size_t k, float x, float z, float r) const {
+    const PreparedWall& w = walls_[k];
+    return !(x < w.bx0 - r || x > w.bx1 + r || z < w.bz0 - r || z > w.bz1 + r);
+  }
+  /// Whether (x, z) lies strictly inside the walls' common inner box and r is at most the radius
+  /// the box was made for: then wall_may_touch is false for every wall, and step_body skips the
+  /// walls with one test instead of one per wall. False where the world has no such box.
+  bool clear_of_walls(float x, float z, float r) const {
+    return r <= inner_.r && x > inner_.x0 && x < inner_.x1 && z > inner_.z0 && z < inner_.z1;
+  }
+  std::size_t wall_count() const { return walls_.size(); }
 
   /// One frame of a body: gravity, integration, walls, ground (docs/wander-world.md).
   void step_body(Wanderer& e) const;
@@ -418,10 +463,20 @@ class World {
     float abx = 0, abz = 0, len2 = 0;          ///< x1 - x0, z1 - z0, abx * abx + abz * abz
   };
   static std::vector<PreparedWall> prepare(const std::vector<Wall>& walls);
+  /// The walls' common inner box for bodies up to `radius` (world.cpp); none (r = -1) if the
+  /// reference point lies within some wall's grown bounding box.
+  void make_inner_box(float radius);
+
+  /// Bodies of radius <= r strictly inside (x0, x1) x (z0, z1) touch no wall.
+  struct InnerBox {
+    float r = -1.0f;
+    float x0 = 0, x1 = 0, z0 = 0, z1 = 0;
+  };
 
   Physics physics_;
   std::vector<Ground> grounds_;
   std::vector<PreparedWall> walls_;
+  InnerBox inner_;
 };
 
 class WanderModel {

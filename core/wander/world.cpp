@@ -1,6 +1,8 @@
 // The wander model's kinematic world (docs/wander-world.md).
 #include "wander/wander.h"
 
+#include <limits>
+
 namespace lockstep::wander {
 
 namespace {
@@ -38,34 +40,43 @@ std::vector<World::PreparedWall> World::prepare(const std::vector<Wall>& walls) 
   return out;
 }
 
-bool World::ray_down(float x, float y, float z, float max_len, float* hit_height) const {
-  // The first hit going down is the highest top at or below the origin; it
-  // counts when it lies within the ray's length. Grounds are scanned in their
-  // listed order; equal heights are the same hit.
-  bool found = false;
-  float best = 0.0f;
-  for (const Ground& g : grounds_) {
-    if (x < g.x0 || x > g.x1 || z < g.z0 || z > g.z1) continue;
-    if (g.height > y || g.height < y - max_len) continue;
-    if (!found || g.height > best) {
-      best = g.height;
-      found = true;
+void World::make_inner_box(float radius) {
+  // A body of radius r <= R skips wall k when x < bx0 - r, x > bx1 + r, z < bz0 - r or z > bz1 + r
+  // (wall_may_touch, each sum rounded). Rounding is monotone, so bx0 - r rounds to at least what
+  // bx0 - R does, and bx1 + r to at most what bx1 + R does: a point beyond one of wall k's sides
+  // grown by R is beyond it grown by r. For each wall take the side, grown by R, that the
+  // reference point (the middle of the grounds' bounding box) lies strictly beyond, with the most
+  // room; the box is where all those half-planes meet. None if some wall has no such side.
+  inner_ = InnerBox{};
+  if (!(radius >= 0.0f && radius <= kWorldBound)) return;
+  float px = 0.0f, pz = 0.0f;
+  if (!grounds_.empty()) {
+    float x0 = grounds_[0].x0, x1 = grounds_[0].x1, z0 = grounds_[0].z0, z1 = grounds_[0].z1;
+    for (const Ground& g : grounds_) {
+      x0 = g.x0 < x0 ? g.x0 : x0;
+      x1 = g.x1 > x1 ? g.x1 : x1;
+      z0 = g.z0 < z0 ? g.z0 : z0;
+      z1 = g.z1 > z1 ? g.z1 : z1;
     }
+    px = x0 * 0.5f + x1 * 0.5f;
+    pz = z0 * 0.5f + z1 * 0.5f;
   }
-  if (found) *hit_height = best;
-  return found;
-}
-
-bool World::plan_alike_within(float x, float z, float reach) const {
-  // Rounding is monotone: for |d| <= reach, x - reach <= x + d <= x + reach hold for the rounded
-  // sums too, so a point inside [lo, hi] on both axes passes or fails each test as all do.
-  const float xl = x - reach, xh = x + reach, zl = z - reach, zh = z + reach;
-  for (const Ground& g : grounds_) {
-    const bool inside = xl >= g.x0 && xh <= g.x1 && zl >= g.z0 && zh <= g.z1;
-    const bool outside = xh < g.x0 || xl > g.x1 || zh < g.z0 || zl > g.z1;
-    if (!inside && !outside) return false;
+  const float inf = std::numeric_limits<float>::infinity();
+  InnerBox b{radius, -inf, inf, -inf, inf};
+  for (const PreparedWall& w : walls_) {
+    const float sides[4] = {w.bx0 - radius, w.bx1 + radius, w.bz0 - radius, w.bz1 + radius};
+    // Room beyond each side: x below sides[0], x above sides[1], z below sides[2], z above sides[3].
+    const float room[4] = {sides[0] - px, px - sides[1], sides[2] - pz, pz - sides[3]};
+    int best = -1;
+    for (int k = 0; k < 4; ++k)
+      if (room[k] > 0.0f && (best < 0 || room[k] > room[best])) best = k;
+    if (best < 0) return;  // the reference point is within this wall's reach: no box
+    if (best == 0) b.x1 = sides[0] < b.x1 ? sides[0] : b.x1;
+    if (best == 1) b.x0 = sides[1] > b.x0 ? sides[1] : b.x0;
+    if (best == 2) b.z1 = sides[2] < b.z1 ? sides[2] : b.z1;
+    if (best == 3) b.z0 = sides[3] > b.z0 ? sides[3] : b.z0;
   }
-  return true;
+  inner_ = b;
 }
 
 void World::step_body(Wanderer& e) const {
@@ -84,13 +95,15 @@ void World::step_body(Wanderer& e) const {
 
   // Walls: push the body's circle out of each wall in listed order. The wall
   // is "hit" only when the body was moving into it (a resting contact is not).
+  // A body inside the walls' common inner box touches none of them: one test for all.
   const float r = e.radius;
-  for (const PreparedWall& w : walls_) {
+  const std::size_t walls = clear_of_walls(e.position.x, e.position.z, r) ? 0 : walls_.size();
+  for (std::size_t k = 0; k < walls; ++k) {
+    const PreparedWall& w = walls_[k];
     if (!(e.position.y >= w.bottom && e.position.y < w.top)) continue;
     // A body farther than r from the segment's bounding box cannot touch it:
     // skipping it changes no result, only the time.
-    if (e.position.x < w.bx0 - r || e.position.x > w.bx1 + r || e.position.z < w.bz0 - r || e.position.z > w.bz1 + r)
-      continue;
+    if (!wall_may_touch(k, e.position.x, e.position.z, r)) continue;
     const float abx = w.abx, abz = w.abz;
     const float len2 = w.len2;
     float t = ((e.position.x - w.x0) * abx + (e.position.z - w.z0) * abz) / len2;

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 
 #include "lockstep/core/angle.h"
 #include "wander_test_util.h"
@@ -145,4 +146,78 @@ TEST_CASE("World: where the grounds hold or miss a whole square, a ray from anyw
   // Both cases were tried, many times.
   CHECK(alike > 2000);
   CHECK(differ > 2000);
+}
+
+namespace {
+/// x moved by `ulps` units in the last place (toward +inf when positive).
+float ulps_from(float x, int ulps) {
+  for (int k = 0; k < (ulps < 0 ? -ulps : ulps); ++k) x = std::nextafter(x, ulps < 0 ? -1.0e30f : 1.0e30f);
+  return x;
+}
+}  // namespace
+
+TEST_CASE("World: inside the walls' inner box no wall can touch a body, down to the last ulp", "[world]") {
+  // step_body skips every wall for a body the inner box holds (clear_of_walls); that must only
+  // happen where each wall's own test (wall_may_touch) would skip it too. Bodies are placed on,
+  // and a few ulps either side of, every place where a wall's test flips (each side of its
+  // bounding box grown by the body's radius, rounded as step_body rounds it), with radii up to the
+  // one the box was made for, that radius itself, and a few ulps beyond it.
+  const float half = 26.25f;  // the benchmark crowd's yard of 1,000
+  const std::vector<Wall> yard = {{-half, -half, half, -half}, {half, -half, half, half},
+                                  {half, half, -half, half}, {-half, half, -half, -half}};
+  std::vector<Wall> with_block = yard;  // and a block inside, off the middle
+  for (const Wall& w : std::vector<Wall>{{3, -5, 5, -5}, {5, -5, 5, -1}, {5, -1, 3, -1}, {3, -1, 3, -5}})
+    with_block.push_back(w);
+  const float made_for = 0.35f;
+  const std::vector<Ground> floor = {Ground{-half, -half, half, half, 0}};
+  const World worlds[] = {World(Physics{}, floor, yard, made_for), World(Physics{}, floor, with_block, made_for)};
+  const float radii[] = {made_for, ulps_from(made_for, -1), 0.2f, 0.01f, ulps_from(made_for, 1), ulps_from(made_for, 3), 1.0f};
+  RngStream rng(12, "inner-box");
+  for (std::size_t n = 0; n < 2; ++n) {
+    const World& w = worlds[n];
+    const std::vector<Wall>& walls = n == 0 ? yard : with_block;
+    REQUIRE(w.wall_count() == walls.size());
+    CHECK(w.clear_of_walls(0.0f, 0.0f, made_for));  // the middle of the floor is clear
+    int clear = 0, not_clear = 0;
+    for (int t = 0; t < 40000; ++t) {
+      const float r = radii[rng.next_u64() % 7];
+      float c[2];
+      for (int axis = 0; axis < 2; ++axis) {
+        if (rng.next_u64() % 4 == 0) {
+          c[axis] = rng.next_range(-half - 1.0f, half + 1.0f);
+          continue;
+        }
+        // A side of some wall's box, grown by some radius (as the test or the box rounds it).
+        const Wall& wl = walls[rng.next_u64() % walls.size()];
+        const float a = axis == 0 ? wl.x0 : wl.z0, b = axis == 0 ? wl.x1 : wl.z1;
+        const float lo = a < b ? a : b, hi = a < b ? b : a;
+        const float grow = radii[rng.next_u64() % 7];
+        const float edge = rng.next_u64() % 2 ? lo - grow : hi + grow;
+        c[axis] = ulps_from(edge, static_cast<int>(rng.next_u64() % 9) - 4);
+      }
+      const float x = c[0], z = c[1];
+      if (!w.clear_of_walls(x, z, r)) {
+        ++not_clear;
+        continue;
+      }
+      ++clear;
+      INFO("world " << n << " body at " << x << ", " << z << " radius " << r);
+      CHECK(r <= made_for);  // a larger body always goes through the walls' own tests
+      for (std::size_t k = 0; k < walls.size(); ++k) REQUIRE_FALSE(w.wall_may_touch(k, x, z, r));
+    }
+    CHECK(clear > 1000);
+    CHECK(not_clear > 10000);
+  }
+}
+
+TEST_CASE("World: no inner box where the floor's middle is within a wall's reach", "[world]") {
+  // A wall across the middle: some wall always may touch a body there, so there is no box and
+  // every body goes through the walls' own tests.
+  const World w(Physics{}, {Ground{-10, -10, 10, 10, 0}}, {Wall{-10, 0, 10, 0}, Wall{-10, -10, 10, -10}}, 0.35f);
+  for (float x : {0.0f, 5.0f, -9.0f})
+    for (float z : {0.0f, 5.0f, -5.0f}) CHECK_FALSE(w.clear_of_walls(x, z, 0.1f));
+  // No walls: every body is clear, up to the radius the box was made for.
+  const World open(Physics{}, {Ground{-10, -10, 10, 10, 0}}, {}, 0.5f);
+  CHECK(open.clear_of_walls(100.0f, -3.0f, 0.5f));
+  CHECK_FALSE(open.clear_of_walls(100.0f, -3.0f, 0.75f));
 }
