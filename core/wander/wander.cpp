@@ -407,9 +407,9 @@ void WanderModel::move(Wanderer& e, Vec3 target, float multiplier, int32_t anim)
   move_velocity(e, target, multiplier, anim);
 }
 
-void WanderModel::force_move_update(Wanderer& e) { force_move_update(e, nullptr); }
+void WanderModel::force_move_update(Wanderer& e) { force_move_update(e, nullptr, counters_); }
 
-void WanderModel::force_move_update(Wanderer& e, TrigMemo* memo) {
+void WanderModel::force_move_update(Wanderer& e, TrigMemo* memo, Counters& counters) {
   // supplement StopForceMove(smooth): x/z velocity halves each frame; the state is set once slow.
   if (e.smooth_stopping) {
     e.velocity.x *= 0.5f;
@@ -429,7 +429,7 @@ void WanderModel::force_move_update(Wanderer& e, TrigMemo* memo) {
     e.forcejump = false;
     e.ignorey = false;
     stop_moving(e, e.forcestop);
-    ++counters_.arrived;
+    ++counters.arrived;
     return;
   }
   // Move, its turn through the entity's memo (the detector faced the same way this tick).
@@ -440,13 +440,17 @@ void WanderModel::force_move_update(Wanderer& e, TrigMemo* memo) {
   e.forcetimer -= kFrameStep;
   if (e.forcetimer <= 0.0f) {
     e.position = e.forcetarget;
-    ++counters_.failsafe;
+    ++counters.failsafe;
   }
 }
 
 // ------------------------------------------------------------ seed 004, DoBehavior
 
 void WanderModel::do_wander(std::size_t i) {
+  do_wander(i, i < trig_memo_.size() ? &trig_memo_[i] : nullptr, counters_);
+}
+
+void WanderModel::do_wander(std::size_t i, TrigMemo* memo, Counters& counters) {
   Wanderer& e = state_.entities[i];
 
   // "The entity.rigid is unlocked with LockRigid(false) if it was in kinematic or it didn't had gravity."
@@ -462,13 +466,13 @@ void WanderModel::do_wander(std::size_t i) {
     bool stop = false;
     if (e.hitwall) {
       stop = true;
-      ++counters_.early_exit_hitwall;
+      ++counters.early_exit_hitwall;
     } else if (!e.onground) {
       stop = true;
-      ++counters_.early_exit_airborne;
-    } else if (e.has_detect && !has_ground_ahead(e, e.forcetarget, i < trig_memo_.size() ? &trig_memo_[i] : nullptr)) {
+      ++counters.early_exit_airborne;
+    } else if (e.has_detect && !has_ground_ahead(e, e.forcetarget, memo)) {
       stop = true;
-      ++counters_.early_exit_no_ground;
+      ++counters.early_exit_no_ground;
     }
     if (stop) {
       stop_force_move(e, e.basestate);
@@ -489,23 +493,23 @@ void WanderModel::do_wander(std::size_t i) {
       e.detect_yaw = look_yaw(e.position, target, e.detect_yaw);
       e.actioncooldown = draw_range(i, e.frequency / 3.0f, e.frequency);
       e.maxtries = 0;
-      ++counters_.wander_accepted;
+      ++counters.wander_accepted;
     } else {
       ++e.trycount;
-      ++counters_.wander_refused;
+      ++counters.wander_refused;
       if (e.trycount >= kTriesPerRound) {
         e.actioncooldown = draw_range(i, e.frequency / 3.0f, e.frequency);
         e.trycount = 0;
         ++e.maxtries;
-        ++counters_.rounds_exhausted;
+        ++counters.rounds_exhausted;
       }
     }
   } else if (e.maxtries == kReturnHomeTries) {
     // Branch 2: walk back to startpos ignoring y at 0.3, walkstate and basestate; maxtries = 11.
     move_towards(e, e.startpos, 0.3f, e.walkstate, e.basestate, /*ignore_y=*/true);
     e.maxtries = kReturnHomeTries + 1;
-    ++counters_.return_home;
-  } else if (distance(e.startpos, e.position) > e.teleportradius || e.maxtries >= kTeleportTries) {
+    ++counters.return_home;
+  } else if (farther_than(e.startpos, e.position, e.teleportradius) || e.maxtries >= kTeleportTries) {
     // Branch 3: too far or too many failed wanders: warp home.
     if (e.incamera) ++e.smoke_played;  // DeathSmoke here
     e.position = e.startpos;
@@ -513,12 +517,12 @@ void WanderModel::do_wander(std::size_t i) {
     if (e.incamera) ++e.smoke_played;  // and again at the new place
     e.maxtries = 0;
     e.actioncooldown = kTeleportCooldown;
-    ++counters_.teleport;
+    ++counters.teleport;
   } else if (e.forcemove) {
     // Branch 4: stop when walkcooldown > 60 and the x/z speed is under half the speed.
     if (e.walkcooldown > kMinWalkFrames && length_xz(e.velocity) < e.speed / 2.0f) {
       stop_force_move(e);
-      ++counters_.stop_slow;
+      ++counters.stop_slow;
     }
     e.walkcooldown += kFrameStep;
   } else {
@@ -527,13 +531,15 @@ void WanderModel::do_wander(std::size_t i) {
     e.trycount = 0;
     e.actioncooldown -= kFrameStep;
     stop_force_move(e);
-    ++counters_.idle;
+    ++counters.idle;
   }
 }
 
 // ------------------------------------------------------------ supplement, SetPath
 
-void WanderModel::do_setpath(std::size_t i) {
+void WanderModel::do_setpath(std::size_t i) { do_setpath(i, counters_); }
+
+void WanderModel::do_setpath(std::size_t i, Counters& counters) {
   Wanderer& e = state_.entities[i];
   if (e.path < 0) return;
   const auto& nodes = scenario_.paths[static_cast<std::size_t>(e.path)];
@@ -546,7 +552,7 @@ void WanderModel::do_setpath(std::size_t i) {
       e.currentmode = static_cast<std::size_t>(e.currentmode) + 1 >= nodes.size() ? 0 : e.currentmode + 1;
     move_towards(e, nodes[static_cast<std::size_t>(e.currentmode)], 1.0f, e.walkstate, e.idlestate, false);
     e.actioncooldown = e.frequency;
-    ++counters_.setpath_moves;
+    ++counters.setpath_moves;
   } else {
     e.actioncooldown -= kFrameStep;
   }
@@ -569,6 +575,38 @@ void WanderModel::check_input(const Input& input) const {
       throw InputError("input", at + ".value." + c,
                        "expected " + event_bound_text(ev.kind) + ", got " + num(component(ev.value, c)));
   }
+}
+
+void WanderModel::behave(std::size_t i, Counters& c) {
+  // 2. The behaviour: Wander's DoBehavior or SetPath.
+  if (state_.entities[i].behaviour == Behaviour::SetPath)
+    do_setpath(i, c);
+  else
+    do_wander(i, &trig_memo_[i], c);
+}
+
+void WanderModel::move_body(Wanderer& e, Counters& c) const {
+  // 4. The physics.
+  world_.step_body(e);
+  if (e.hitwall) ++c.wall_hits;
+}
+
+template <class F>
+void WanderModel::each_entity(F&& f) {
+  const auto n = static_cast<uint32_t>(state_.entities.size());
+  if (workers_ == nullptr || workers_->threads() <= 1 || n <= kGrain) {
+    for (std::size_t i = 0; i < n; ++i) f(i, counters_);
+    return;
+  }
+  // Each range counts into its own Counters; the counts are added afterwards (integers: the
+  // order does not matter, but it is the ranges' order anyway).
+  range_counters_.assign((n + kGrain - 1) / kGrain, Counters{});
+  parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
+    Counters c;
+    for (std::size_t i = begin; i < end; ++i) f(i, c);
+    range_counters_[begin / kGrain] = c;
+  });
+  for (const Counters& c : range_counters_) counters_ += c;
 }
 
 void WanderModel::step(const Input& input) {
@@ -594,28 +632,29 @@ void WanderModel::step(const Input& input) {
       }
     }
   }
-  {
-    // 2. Behaviours, by index.
-    const auto phase = phases_.scope(kBehaviours);
-    for (std::size_t i = 0; i < ents.size(); ++i) {
-      if (ents[i].behaviour == Behaviour::SetPath)
-        do_setpath(i);
-      else
-        do_wander(i);
+  // 2-4. Every entity's behaviour, force move and physics read only that entity, the world and
+  // the scenario, and write only that entity (its memo and its own counts too): no entity sees
+  // another's step, so the phases may run entity by entity, and entities on several threads, with
+  // the same bits. Under an observer the phases run one after another so each can be timed.
+  if (phases_.observer() != nullptr) [[unlikely]] {
+    {
+      const auto phase = phases_.scope(kBehaviours);
+      each_entity([&](std::size_t i, Counters& c) { behave(i, c); });
     }
-  }
-  {
-    // 3. Force-move updates.
-    const auto phase = phases_.scope(kForceMove);
-    for (std::size_t i = 0; i < ents.size(); ++i) force_move_update(ents[i], &trig_memo_[i]);
-  }
-  {
-    // 4. Physics.
-    const auto phase = phases_.scope(kPhysics);
-    for (auto& e : ents) {
-      world_.step_body(e);
-      if (e.hitwall) ++counters_.wall_hits;
+    {
+      const auto phase = phases_.scope(kForceMove);
+      each_entity([&](std::size_t i, Counters& c) { force_move_update(ents[i], &trig_memo_[i], c); });
     }
+    {
+      const auto phase = phases_.scope(kPhysics);
+      each_entity([&](std::size_t i, Counters& c) { move_body(ents[i], c); });
+    }
+  } else {
+    each_entity([&](std::size_t i, Counters& c) {
+      behave(i, c);
+      force_move_update(ents[i], &trig_memo_[i], c);
+      move_body(ents[i], c);
+    });
   }
   // 5. The clock.
   ++state_.tick;

@@ -21,6 +21,7 @@
 #include "lockstep/core/reflect.h"
 #include "lockstep/core/rng.h"
 #include "lockstep/core/vec.h"
+#include "lockstep/core/workers.h"
 
 namespace lockstep::wander {
 
@@ -389,7 +390,36 @@ struct Counters {
   uint64_t wander_accepted = 0, wander_refused = 0, rounds_exhausted = 0;
   uint64_t return_home = 0, teleport = 0, stop_slow = 0, idle = 0;
   uint64_t arrived = 0, failsafe = 0, setpath_moves = 0, wall_hits = 0;
+
+  Counters& operator+=(const Counters& o) {
+    static_assert(sizeof(Counters) == 14 * sizeof(uint64_t), "add a new count here too");
+    early_exit_hitwall += o.early_exit_hitwall;
+    early_exit_airborne += o.early_exit_airborne;
+    early_exit_no_ground += o.early_exit_no_ground;
+    wander_accepted += o.wander_accepted;
+    wander_refused += o.wander_refused;
+    rounds_exhausted += o.rounds_exhausted;
+    return_home += o.return_home;
+    teleport += o.teleport;
+    stop_slow += o.stop_slow;
+    idle += o.idle;
+    arrived += o.arrived;
+    failsafe += o.failsafe;
+    setpath_moves += o.setpath_moves;
+    wall_hits += o.wall_hits;
+    return *this;
+  }
 };
+
+/// distance(a, b) > limit, the same answer, without the square root where the squared distance is
+/// at most a quarter of limit's square: then sqrt(d2) <= limit / 2 x (1 + 2^-25) < limit, and its
+/// rounding (monotone) is at most the float limit, so not farther. The bounds on limit keep
+/// limit x limit a normal float (0.25 times it exact) that does not overflow.
+inline bool farther_than(Vec3 a, Vec3 b, float limit) {
+  const float d2 = sqr_length(a - b);  // distance's own sum
+  if (limit >= 0x1p-60f && limit <= 0x1p60f && d2 <= 0.25f * (limit * limit)) return false;
+  return dmath::sqrt(d2) > limit;
+}
 
 /// The world: ground and wall geometry, ray casts and the body physics.
 class World {
@@ -491,6 +521,10 @@ class WanderModel {
   static constexpr std::array<std::string_view, 4> kPhases{"inputs", "behaviours", "force_move", "physics"};
   enum StepPhase : uint32_t { kInputs, kBehaviours, kForceMove, kPhysics };
   void set_phase_observer(PhaseObserver* o) { phases_.set(o); }
+  /// Threads to step the entities on (workers.h): the same bits on any number of them.
+  void set_workers(Workers* w) { workers_ = w; }
+  /// Entities per range of the step's parallel part (any value gives the same bits).
+  static constexpr uint32_t kGrain = 64;
   /// The model contract's entity count (model.h): every entity, always present.
   uint64_t entity_count() const { return state_.entities.size(); }
 
@@ -563,7 +597,17 @@ class WanderModel {
   /// angle::dir_of through a memo: the same values, no sincos when the yaw is the memo's last.
   static void dir_of(TrigMemo* memo, float yaw, float* dx, float* dz);
   bool has_ground_ahead(Wanderer& e, Vec3 target, TrigMemo* memo) const;
-  void force_move_update(Wanderer& e, TrigMemo* memo);
+  void force_move_update(Wanderer& e, TrigMemo* memo, Counters& counters);
+  void do_wander(std::size_t i, TrigMemo* memo, Counters& counters);
+  void do_setpath(std::size_t i, Counters& counters);
+  /// One entity's behaviour (phase 2) and physics (phase 4), counting into `c`.
+  void behave(std::size_t i, Counters& c);
+  void move_body(Wanderer& e, Counters& c) const;
+  /// f(i, counts) for every entity, on the workers in ranges of kGrain when there are any.
+  template <class F>
+  void each_entity(F&& f);
+  Workers* workers_ = nullptr;           ///< threads for the step, if any (not state)
+  std::vector<Counters> range_counters_;  ///< each range's counts during a parallel step (not state)
 };
 
 }  // namespace lockstep::wander

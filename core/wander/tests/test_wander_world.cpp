@@ -221,3 +221,37 @@ TEST_CASE("World: no inner box where the floor's middle is within a wall's reach
   CHECK(open.clear_of_walls(100.0f, -3.0f, 0.5f));
   CHECK_FALSE(open.clear_of_walls(100.0f, -3.0f, 0.75f));
 }
+
+TEST_CASE("farther_than: distance(a, b) > limit, the same answer at every boundary", "[world]") {
+  // do_wander asks whether a body is beyond its teleport radius every tick; farther_than skips
+  // the square root where the squared distance is at most a quarter of the limit's square. The
+  // answers must agree at that quarter and at the limit itself, a few ulps either side, for
+  // limits across the float range (the shortcut's own bounds 2^-60 and 2^60 among them), and for
+  // negative, zero, infinite and NaN limits.
+  const float limits[] = {12.0f,          30.0f,          1.0f,           0.35f,          1.0e6f,
+                          0x1p-60f,       0x1p60f,        ulps_from(0x1p-60f, -1), ulps_from(0x1p60f, 1), 1.0e-30f,
+                          1.0e30f,        0.0f,           -1.0f,          std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::denorm_min()};
+  RngStream rng(13, "farther-than");
+  int near = 0, far = 0;
+  for (const float limit : limits) {
+    for (int t = 0; t < 4000; ++t) {
+      const Vec3 a{rng.next_range(-100.0f, 100.0f), rng.next_range(-2.0f, 2.0f), rng.next_range(-100.0f, 100.0f)};
+      // An offset along x near half the limit or near the limit, moved a few ulps; or anywhere.
+      const uint64_t pick = rng.next_u64() % 3;
+      const float base = pick == 0 ? limit * 0.5f : (pick == 1 ? limit : rng.next_range(0.0f, 2.0f) * limit);
+      const float dx = ulps_from(base, static_cast<int>(rng.next_u64() % 9) - 4);
+      // From the origin along x (the squared distance exactly dx^2), or from anywhere.
+      const bool origin = rng.next_u64() % 2 == 0;
+      const Vec3 from = origin ? Vec3{} : a;
+      const Vec3 b = from + Vec3{dx, 0.0f, 0.0f};
+      const bool want = distance(from, b) > limit;
+      INFO("limit " << limit << " from " << from.x << ", " << from.y << ", " << from.z << " to " << b.x << ", " << b.y
+                    << ", " << b.z);
+      REQUIRE(farther_than(from, b, limit) == want);
+      (want ? far : near) += 1;
+    }
+  }
+  CHECK(near > 10000);
+  CHECK(far > 10000);
+}
