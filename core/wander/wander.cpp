@@ -344,7 +344,7 @@ void WanderModel::stop_force_move(Wanderer& e, int32_t targetstate, bool smooth)
   }
 }
 
-float WanderModel::look_yaw_of(TrigMemo* m, Vec3 from, Vec3 to, float old_yaw) {
+[[gnu::always_inline]] inline float WanderModel::look_yaw_of(TrigMemo* m, Vec3 from, Vec3 to, float old_yaw) {
   const float dx = to.x - from.x, dz = to.z - from.z;
   if (!m || (dx == 0.0f && dz == 0.0f)) return look_yaw(from, to, old_yaw);
   const uint32_t bx = std::bit_cast<uint32_t>(dx), bz = std::bit_cast<uint32_t>(dz);
@@ -372,7 +372,7 @@ void WanderModel::dir_of(TrigMemo* m, float yaw, float* dx, float* dz) {
 
 bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target) const { return has_ground_ahead(e, target, nullptr); }
 
-bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target, TrigMemo* memo) const {
+[[gnu::always_inline]] inline bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target, TrigMemo* memo) const {
   // supplement HasGroundAhead(target): the detector first turns to face the target,
   // then a ray from position + unit(forward) x 2 + up x 0.5 goes down up to 5.0.
   e.detect_yaw = look_yaw_of(memo, e.position, target, e.detect_yaw);
@@ -381,6 +381,8 @@ bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target, TrigMemo* memo) con
   // The ray's origin is within kGroundAheadDist of the position on each axis (the direction's
   // components are within [-1, 1]). Where every ground's rectangle holds or misses that whole
   // square, the direction cannot change the answer: no sincos (the direction is no state).
+  // In the world's ground-ahead box that holds, and which grounds hold the point is known too.
+  if (world_.in_ahead_box(e.position.x, e.position.z)) return world_.ray_down_ahead(oy, kGroundAheadRay, &h);
   if (world_.plan_alike_within(e.position.x, e.position.z, kGroundAheadDist))
     return world_.ray_down(e.position.x, oy, e.position.z, kGroundAheadRay, &h);
   float fx = 0, fz = 0;
@@ -409,7 +411,7 @@ void WanderModel::move(Wanderer& e, Vec3 target, float multiplier, int32_t anim)
 
 void WanderModel::force_move_update(Wanderer& e) { force_move_update(e, nullptr, counters_); }
 
-void WanderModel::force_move_update(Wanderer& e, TrigMemo* memo, Counters& counters) {
+[[gnu::always_inline]] inline void WanderModel::force_move_update(Wanderer& e, TrigMemo* memo, Counters& counters) {
   // supplement StopForceMove(smooth): x/z velocity halves each frame; the state is set once slow.
   if (e.smooth_stopping) {
     e.velocity.x *= 0.5f;
@@ -450,7 +452,7 @@ void WanderModel::do_wander(std::size_t i) {
   do_wander(i, i < trig_memo_.size() ? &trig_memo_[i] : nullptr, counters_);
 }
 
-void WanderModel::do_wander(std::size_t i, TrigMemo* memo, Counters& counters) {
+[[gnu::always_inline]] inline void WanderModel::do_wander(std::size_t i, TrigMemo* memo, Counters& counters) {
   Wanderer& e = state_.entities[i];
 
   // "The entity.rigid is unlocked with LockRigid(false) if it was in kinematic or it didn't had gravity."
@@ -577,7 +579,7 @@ void WanderModel::check_input(const Input& input) const {
   }
 }
 
-void WanderModel::behave(std::size_t i, Counters& c) {
+inline void WanderModel::behave(std::size_t i, Counters& c) {
   // 2. The behaviour: Wander's DoBehavior or SetPath.
   if (state_.entities[i].behaviour == Behaviour::SetPath)
     do_setpath(i, c);
@@ -585,7 +587,7 @@ void WanderModel::behave(std::size_t i, Counters& c) {
     do_wander(i, &trig_memo_[i], c);
 }
 
-void WanderModel::move_body(Wanderer& e, Counters& c) const {
+inline void WanderModel::move_body(Wanderer& e, Counters& c) const {
   // 4. The physics.
   world_.step_body(e);
   if (e.hitwall) ++c.wall_hits;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -430,11 +431,12 @@ class World {
   World(const Physics& p, std::vector<Ground> g, const std::vector<Wall>& w, float radius = 0.35f)
       : physics_(p), grounds_(std::move(g)), walls_(prepare(w)) {
     make_inner_box(radius);
+    make_ahead_box();
   }
 
   /// The height of the highest ground containing (x, z) whose top lies in
   /// [y - max_len, y]: a ray cast straight down from (x, y, z). False when none.
-  bool ray_down(float x, float y, float z, float max_len, float* hit_height) const {
+  [[gnu::always_inline]] bool ray_down(float x, float y, float z, float max_len, float* hit_height) const {
     // The first hit going down is the highest top at or below the origin; it
     // counts when it lies within the ray's length. Grounds are scanned in their
     // listed order; equal heights are the same hit.
@@ -454,7 +456,7 @@ class World {
   /// Whether every ground's plan test in ray_down (x, z inside its rectangle) comes out the same
   /// for every point (x + dx, z + dz) with |dx|, |dz| <= reach, the sums rounded as floats: then
   /// a ray from any such point falls as one from (x, z) does.
-  bool plan_alike_within(float x, float z, float reach) const {
+  [[gnu::always_inline]] bool plan_alike_within(float x, float z, float reach) const {
     // Rounding is monotone: for |d| <= reach, x - reach <= x + d <= x + reach hold for the rounded
     // sums too, so a point inside [lo, hi] on both axes passes or fails each test as all do.
     const float xl = x - reach, xh = x + reach, zl = z - reach, zh = z + reach;
@@ -481,8 +483,57 @@ class World {
   }
   std::size_t wall_count() const { return walls_.size(); }
 
-  /// One frame of a body: gravity, integration, walls, ground (docs/wander-world.md).
-  void step_body(Wanderer& e) const;
+  /// Whether (x, z) lies in the ground-ahead box: there plan_alike_within(x, z, kGroundAheadDist)
+  /// holds, and the grounds whose rectangles hold (x, z) are the same everywhere (they hold the
+  /// whole box; every other ground misses the box grown by kGroundAheadDist). False where the
+  /// world has no such box.
+  bool in_ahead_box(float x, float z) const {
+    return x >= ahead_.x0 && x <= ahead_.x1 && z >= ahead_.z0 && z <= ahead_.z1;
+  }
+  /// ray_down(x, y, z, max_len) for any (x, z) in the ground-ahead box: the same answer, with the
+  /// rectangles' tests already known (the grounds holding the box, in listed order).
+  bool ray_down_ahead(float y, float max_len, float* hit_height) const {
+    bool found = false;
+    float best = 0.0f;
+    for (const float h : ahead_heights_) {
+      if (h > y || h < y - max_len) continue;
+      if (!found || h > best) {
+        best = h;
+        found = true;
+      }
+    }
+    if (found) *hit_height = best;
+    return found;
+  }
+
+  /// One frame of a body: gravity, integration, walls, ground (docs/wander-world.md). Here in the
+  /// header so that the step's loop gets it inline; the rare parts (a kinematic body, a body that
+  /// may touch a wall, one beyond the world's limits) are out of line (world.cpp).
+  void step_body(Wanderer& e) const {
+    e.hitwall = false;
+    if (e.rigid_kinematic) [[unlikely]] {
+      step_kinematic(e);
+      return;
+    }
+    // Gravity, then explicit Euler integration of the position.
+    if (e.rigid_gravity) e.velocity.y = e.velocity.y - physics_.gravity * kDt;
+    const float prev_y = e.position.y;
+    e.position = e.position + e.velocity * kDt;
+    // Walls: a body inside the walls' common inner box touches none of them (one test for all).
+    if (!clear_of_walls(e.position.x, e.position.z, e.radius)) push_out_of_walls(e);
+    // Ground: the ray from above the higher of the old and new feet, so a body
+    // steps up at most step_up and never falls through a top it passed.
+    const float oy = (prev_y > e.position.y ? prev_y : e.position.y) + physics_.step_up;
+    float gh = 0.0f;
+    if (ray_down(e.position.x, oy, e.position.z, 1.0e9f, &gh) && e.position.y <= gh) {
+      e.position.y = gh;
+      if (e.velocity.y < 0.0f) e.velocity.y = 0.0f;
+      e.onground = true;
+    } else {
+      e.onground = false;
+    }
+    hold_inside(e);
+  }
 
  private:
   /// A wall and what step_body derives from its ends alone: the same float operations, done
@@ -493,9 +544,35 @@ class World {
     float abx = 0, abz = 0, len2 = 0;          ///< x1 - x0, z1 - z0, abx * abx + abz * abz
   };
   static std::vector<PreparedWall> prepare(const std::vector<Wall>& walls);
+  void step_kinematic(Wanderer& e) const;
+  /// Push the body's circle out of each wall in listed order; a wall is "hit" only when the
+  /// body was moving into it (a resting contact is not).
+  void push_out_of_walls(Wanderer& e) const;
+  /// The world's limits (docs/spec-notes.md W18): every velocity component within +-kMaxSpeed and
+  /// every coordinate within +-kWorldBound, so no later frame can overflow a float. Nothing inside
+  /// the limits changes (each clamp gives back a value within its bound); a body that reaches the
+  /// world's edge (a fall with no ground below) stays on it.
+  static void hold_inside(Wanderer& e) {
+    if (!within_bound(e.velocity, kMaxSpeed) || !within_bound(e.position, kWorldBound)) [[unlikely]]
+      clamp_inside(e);
+  }
+  static void clamp_inside(Wanderer& e);
+  /// |v.x|, |v.y|, |v.z| <= bound (bound >= 0), compared as the bits of the absolute values, which
+  /// order as the values do; a NaN's are above every bound's, so a NaN is not within.
+  static bool within_bound(Vec3 v, float bound) {
+    const uint32_t b = std::bit_cast<uint32_t>(bound);
+    const uint32_t x = std::bit_cast<uint32_t>(v.x) & 0x7fffffffu, y = std::bit_cast<uint32_t>(v.y) & 0x7fffffffu,
+                   z = std::bit_cast<uint32_t>(v.z) & 0x7fffffffu;
+    return (x <= b) & (y <= b) & (z <= b);
+  }
   /// The walls' common inner box for bodies up to `radius` (world.cpp); none (r = -1) if the
   /// reference point lies within some wall's grown bounding box.
   void make_inner_box(float radius);
+  /// The ground-ahead box and the heights of the grounds that hold it (world.cpp); none (an
+  /// empty box) if the reference point's square of reach kGroundAheadDist straddles a ground's edge.
+  void make_ahead_box();
+  /// Where the boxes are made round: the middle of the grounds' bounding box (the origin if none).
+  void reference_point(float* x, float* z) const;
 
   /// Bodies of radius <= r strictly inside (x0, x1) x (z0, z1) touch no wall.
   struct InnerBox {
@@ -507,6 +584,12 @@ class World {
   std::vector<Ground> grounds_;
   std::vector<PreparedWall> walls_;
   InnerBox inner_;
+  /// The ground-ahead box, closed: [x0, x1] x [z0, z1] (empty when x0 > x1).
+  struct AheadBox {
+    float x0 = 1.0f, x1 = -1.0f, z0 = 1.0f, z1 = -1.0f;
+  };
+  AheadBox ahead_;
+  std::vector<float> ahead_heights_;  ///< the grounds holding the ground-ahead box, in listed order
 };
 
 class WanderModel {

@@ -255,3 +255,54 @@ TEST_CASE("farther_than: distance(a, b) > limit, the same answer at every bounda
   CHECK(near > 10000);
   CHECK(far > 10000);
 }
+
+TEST_CASE("World: in the ground-ahead box a ray falls as the box's known grounds say, down to the last ulp",
+          "[world]") {
+  // has_ground_ahead casts its ray from the entity's own place with the grounds' rectangle tests
+  // already known wherever in_ahead_box holds. There plan_alike_within must hold (a ray from
+  // anywhere within the reach falls as from the centre: the test above), and the known grounds
+  // must give what ray_down gives. Centres on, and a few ulps either side of, every ground's
+  // edges moved by the reach (where the box's bisected ends lie), and anywhere.
+  const float d = kGroundAheadDist;
+  const std::vector<std::vector<Ground>> floors = {
+      {Ground{-25, -25, 25, 25, 0}, Ground{10, 10, 25, 25, 6}, Ground{-25, 10, -10, 25, 1.5f}},  // the yard's
+      {Ground{-26.25f, -26.25f, 26.25f, 26.25f, 0}},                                         // the benchmark's
+      {Ground{-30, -30, 30, 30, 0}, Ground{-30, -30, 30, 30, 0.25f}, Ground{-8.5f, -3, 9, 3, 4}},  // stacked
+  };
+  RngStream rng(14, "ahead-box");
+  for (std::size_t n = 0; n < floors.size(); ++n) {
+    const World w(Physics{}, floors[n], {});
+    CHECK(w.in_ahead_box(0.5f, -0.5f));  // near the middle of each
+    int in = 0, out = 0;
+    for (int t = 0; t < 30000; ++t) {
+      float c[2];
+      for (int axis = 0; axis < 2; ++axis) {
+        const Ground& g = floors[n][rng.next_u64() % floors[n].size()];
+        const uint64_t pick = rng.next_u64() % 5;
+        const float edge = axis == 0 ? (pick % 2 ? g.x0 : g.x1) : (pick % 2 ? g.z0 : g.z1);
+        c[axis] = pick == 4 ? rng.next_range(-12.0f, 12.0f)
+                            : ulps_from(edge + (pick < 2 ? d : -d), static_cast<int>(rng.next_u64() % 9) - 4);
+      }
+      const float x = c[0], z = c[1];
+      if (!w.in_ahead_box(x, z)) {
+        ++out;
+        continue;
+      }
+      ++in;
+      INFO("floor " << n << " centre " << x << ", " << z);
+      REQUIRE(w.plan_alike_within(x, z, d));
+      for (const float y : {0.5f, 2.0f, 6.5f, 4.5f, -0.5f, rng.next_range(-1.0f, 12.0f)}) {
+        float known = -1, full = -1;
+        const bool hit = w.ray_down_ahead(y, kGroundAheadRay, &known);
+        REQUIRE(hit == w.ray_down(x, y, z, kGroundAheadRay, &full));
+        if (hit) REQUIRE(known == full);
+      }
+    }
+    CHECK(in > 300);
+    CHECK(out > 2000);
+  }
+  // A floor whose middle is on a ground's edge has no box.
+  const World edge(Physics{}, {Ground{-10, -10, 10, 10, 0}, Ground{0, 0, 5, 5, 2}}, {});
+  CHECK_FALSE(edge.in_ahead_box(0.0f, 0.0f));
+  CHECK_FALSE(edge.in_ahead_box(-5.0f, -5.0f));
+}
