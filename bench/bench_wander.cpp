@@ -58,5 +58,7 @@ BENCHMARK(BM_WanderWindowThreads)
     ->ArgNames({"entities", "threads"})
     ->Args({1000, 1})
     ->Args({1000, 2})
+    ->Args({4000, 1})
+    ->Args({4000, 2})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);

@@ -596,7 +596,7 @@ inline void WanderModel::move_body(Wanderer& e, Counters& c) const {
 template <class F>
 void WanderModel::each_entity(F&& f) {
   const auto n = static_cast<uint32_t>(state_.entities.size());
-  if (workers_ == nullptr || workers_->threads() <= 1 || n <= kGrain) {
+  if (workers_ == nullptr || workers_->threads() <= 1 || n < kParallelMin) {
     for (std::size_t i = 0; i < n; ++i) f(i, counters_);
     return;
   }

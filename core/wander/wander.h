@@ -608,6 +608,9 @@ class WanderModel {
   void set_workers(Workers* w) { workers_ = w; }
   /// Entities per range of the step's parallel part (any value gives the same bits).
   static constexpr uint32_t kGrain = 64;
+  /// Fewer entities than this step on the calling thread even with workers: a tick of a thousand
+  /// takes about 30 us, less than the pool's hand-overs cost (the same bits either way).
+  static constexpr uint32_t kParallelMin = 2048;
   /// The model contract's entity count (model.h): every entity, always present.
   uint64_t entity_count() const { return state_.entities.size(); }
 

@@ -157,11 +157,12 @@ TEST_CASE("threads - the wander crowd's hash chain is the same on 1, 2, 3, 4 and
   // Each entity's behaviour, force move and physics read and write that entity alone; the model
   // steps them in ranges on the workers, and entity by entity (all three phases at once) unless a
   // phase observer wants the phases one after another. Every way gives the same bits.
-  for (const auto& [count, teleport] : std::vector<std::pair<uint32_t, float>>{{600, 12.0f}, {300, 4.0f}}) {
+  // Crowds above the size from which the model uses its workers (WanderModel::kParallelMin).
+  for (const auto& [count, teleport] : std::vector<std::pair<uint32_t, float>>{{2500, 12.0f}, {2100, 4.0f}}) {
     INFO(count << " wanderers, teleport radius " << teleport);
     const std::string text = wander_crowd_text(count, teleport);
     auto make = [&] { return lockstep::load_scenario_text(text, "crowd"); };
-    const uint64_t ticks = 300;
+    const uint64_t ticks = 200;
     const auto base = chain_of(*make(), ticks, 0);
     CHECK(first_difference(chain_of(*make(), ticks, 0, true), base) == ticks);  // the phases one by one
     for (uint32_t threads : {1u, 2u, 3u, 4u, 8u}) {
