@@ -8,6 +8,8 @@
 //   3. each entity's force-move update (supplement: "Each fixed update");
 //   4. each entity's physics (gravity, walls, ground), by index;
 //   5. the tick counter.
+// Steps 2-4 read and write only the entity itself (and read the world and the scenario), so
+// step() takes each entity through all three at once, and large crowds on several threads.
 #pragma once
 
 #include <array>
