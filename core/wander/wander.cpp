@@ -394,7 +394,7 @@ bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target) const { return has_
 
 namespace {
 /// Move's velocity and animation, after its turn to face the target.
-void move_velocity(Wanderer& e, Vec3 target, float multiplier, int32_t anim) {
+[[gnu::always_inline]] inline void move_velocity(Wanderer& e, Vec3 target, float multiplier, int32_t anim) {
   const Vec3 dir = normalized(Vec3{target.x - e.position.x, 0.0f, target.z - e.position.z});
   const float vy = (e.ignorey || e.rigid_gravity) ? e.velocity.y : 0.0f;
   e.velocity = Vec3{dir.x * e.speed * multiplier, vy, dir.z * e.speed * multiplier};
@@ -579,7 +579,7 @@ void WanderModel::check_input(const Input& input) const {
   }
 }
 
-inline void WanderModel::behave(std::size_t i, Counters& c) {
+[[gnu::always_inline]] inline void WanderModel::behave(std::size_t i, Counters& c) {
   // 2. The behaviour: Wander's DoBehavior or SetPath.
   if (state_.entities[i].behaviour == Behaviour::SetPath)
     do_setpath(i, c);
@@ -587,7 +587,7 @@ inline void WanderModel::behave(std::size_t i, Counters& c) {
     do_wander(i, &trig_memo_[i], c);
 }
 
-inline void WanderModel::move_body(Wanderer& e, Counters& c) const {
+[[gnu::always_inline]] inline void WanderModel::move_body(Wanderer& e, Counters& c) const {
   // 4. The physics.
   world_.step_body(e);
   if (e.hitwall) ++c.wall_hits;
@@ -597,7 +597,7 @@ template <class F>
 void WanderModel::each_entity(F&& f) {
   const auto n = static_cast<uint32_t>(state_.entities.size());
   if (workers_ == nullptr || workers_->threads() <= 1 || n < kParallelMin) {
-    for (std::size_t i = 0; i < n; ++i) f(i, counters_);
+    f(0, n, counters_);
     return;
   }
   // Each range counts into its own Counters; the counts are added afterwards (integers: the
@@ -605,7 +605,7 @@ void WanderModel::each_entity(F&& f) {
   range_counters_.assign((n + kGrain - 1) / kGrain, Counters{});
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
     Counters c;
-    for (std::size_t i = begin; i < end; ++i) f(i, c);
+    f(begin, end, c);
     range_counters_[begin / kGrain] = c;
   });
   for (const Counters& c : range_counters_) counters_ += c;
@@ -641,21 +641,29 @@ void WanderModel::step(const Input& input) {
   if (phases_.observer() != nullptr) [[unlikely]] {
     {
       const auto phase = phases_.scope(kBehaviours);
-      each_entity([&](std::size_t i, Counters& c) { behave(i, c); });
+      each_entity([&](std::size_t begin, std::size_t end, Counters& c) {
+        for (std::size_t i = begin; i < end; ++i) behave(i, c);
+      });
     }
     {
       const auto phase = phases_.scope(kForceMove);
-      each_entity([&](std::size_t i, Counters& c) { force_move_update(ents[i], &trig_memo_[i], c); });
+      each_entity([&](std::size_t begin, std::size_t end, Counters& c) {
+        for (std::size_t i = begin; i < end; ++i) force_move_update(ents[i], &trig_memo_[i], c);
+      });
     }
     {
       const auto phase = phases_.scope(kPhysics);
-      each_entity([&](std::size_t i, Counters& c) { move_body(ents[i], c); });
+      each_entity([&](std::size_t begin, std::size_t end, Counters& c) {
+        for (std::size_t i = begin; i < end; ++i) move_body(ents[i], c);
+      });
     }
   } else {
-    each_entity([&](std::size_t i, Counters& c) {
-      behave(i, c);
-      force_move_update(ents[i], &trig_memo_[i], c);
-      move_body(ents[i], c);
+    each_entity([&](std::size_t begin, std::size_t end, Counters& c) {
+      for (std::size_t i = begin; i < end; ++i) {
+        behave(i, c);
+        force_move_update(ents[i], &trig_memo_[i], c);
+        move_body(ents[i], c);
+      }
     });
   }
   // 5. The clock.

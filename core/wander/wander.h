@@ -511,7 +511,7 @@ class World {
   /// One frame of a body: gravity, integration, walls, ground (docs/wander-world.md). Here in the
   /// header so that the step's loop gets it inline; the rare parts (a kinematic body, a body that
   /// may touch a wall, one beyond the world's limits) are out of line (world.cpp).
-  void step_body(Wanderer& e) const {
+  [[gnu::always_inline]] void step_body(Wanderer& e) const {
     e.hitwall = false;
     if (e.rigid_kinematic) [[unlikely]] {
       step_kinematic(e);
@@ -691,7 +691,8 @@ class WanderModel {
   /// One entity's behaviour (phase 2) and physics (phase 4), counting into `c`.
   void behave(std::size_t i, Counters& c);
   void move_body(Wanderer& e, Counters& c) const;
-  /// f(i, counts) for every entity, on the workers in ranges of kGrain when there are any.
+  /// f(begin, end, counts) over the entities, on the workers in ranges of kGrain when there are
+  /// any (and kParallelMin entities), else once over all of them.
   template <class F>
   void each_entity(F&& f);
   Workers* workers_ = nullptr;           ///< threads for the step, if any (not state)
