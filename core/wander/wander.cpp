@@ -84,6 +84,14 @@ std::string event_bound_text(EventKind kind) {
                                     : "a place within +-" + num(kWorldBound) + " (the world's bound)";
 }
 
+/// The largest body radius the scenario places (the walls' inner box is made for it).
+float largest_radius(const Scenario& sc) {
+  float r = 0.0f;
+  for (const auto& e : sc.entities) r = e.radius > r ? e.radius : r;
+  for (const auto& c : sc.crowds) r = c.entity.radius > r ? c.entity.radius : r;
+  return r;
+}
+
 Wanderer make_entity(const EntitySpec& s) {
   Wanderer e;
   e.position = s.position;
@@ -211,7 +219,8 @@ Scenario WanderModel::load_scenario(const Json& j, const JsonReader& r) {
 }
 
 WanderModel::WanderModel(Scenario scenario)
-    : scenario_(std::move(scenario)), world_(scenario_.physics, scenario_.grounds, scenario_.walls) {
+    : scenario_(std::move(scenario)),
+      world_(scenario_.physics, scenario_.grounds, scenario_.walls, largest_radius(scenario_)) {
   state_.rng.wander_key = stream_key(scenario_.seed, "wander");
   for (const auto& s : scenario_.entities) state_.entities.push_back(make_entity(s));
   for (const auto& c : scenario_.crowds) {
@@ -335,7 +344,7 @@ void WanderModel::stop_force_move(Wanderer& e, int32_t targetstate, bool smooth)
   }
 }
 
-float WanderModel::look_yaw_of(TrigMemo* m, Vec3 from, Vec3 to, float old_yaw) {
+[[gnu::always_inline]] inline float WanderModel::look_yaw_of(TrigMemo* m, Vec3 from, Vec3 to, float old_yaw) {
   const float dx = to.x - from.x, dz = to.z - from.z;
   if (!m || (dx == 0.0f && dz == 0.0f)) return look_yaw(from, to, old_yaw);
   const uint32_t bx = std::bit_cast<uint32_t>(dx), bz = std::bit_cast<uint32_t>(dz);
@@ -363,7 +372,7 @@ void WanderModel::dir_of(TrigMemo* m, float yaw, float* dx, float* dz) {
 
 bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target) const { return has_ground_ahead(e, target, nullptr); }
 
-bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target, TrigMemo* memo) const {
+[[gnu::always_inline]] inline bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target, TrigMemo* memo) const {
   // supplement HasGroundAhead(target): the detector first turns to face the target,
   // then a ray from position + unit(forward) x 2 + up x 0.5 goes down up to 5.0.
   e.detect_yaw = look_yaw_of(memo, e.position, target, e.detect_yaw);
@@ -372,6 +381,8 @@ bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target, TrigMemo* memo) con
   // The ray's origin is within kGroundAheadDist of the position on each axis (the direction's
   // components are within [-1, 1]). Where every ground's rectangle holds or misses that whole
   // square, the direction cannot change the answer: no sincos (the direction is no state).
+  // In the world's ground-ahead box that holds, and which grounds hold the point is known too.
+  if (world_.in_ahead_box(e.position.x, e.position.z)) return world_.ray_down_ahead(oy, kGroundAheadRay, &h);
   if (world_.plan_alike_within(e.position.x, e.position.z, kGroundAheadDist))
     return world_.ray_down(e.position.x, oy, e.position.z, kGroundAheadRay, &h);
   float fx = 0, fz = 0;
@@ -383,7 +394,7 @@ bool WanderModel::has_ground_ahead(Wanderer& e, Vec3 target, TrigMemo* memo) con
 
 namespace {
 /// Move's velocity and animation, after its turn to face the target.
-void move_velocity(Wanderer& e, Vec3 target, float multiplier, int32_t anim) {
+[[gnu::always_inline]] inline void move_velocity(Wanderer& e, Vec3 target, float multiplier, int32_t anim) {
   const Vec3 dir = normalized(Vec3{target.x - e.position.x, 0.0f, target.z - e.position.z});
   const float vy = (e.ignorey || e.rigid_gravity) ? e.velocity.y : 0.0f;
   e.velocity = Vec3{dir.x * e.speed * multiplier, vy, dir.z * e.speed * multiplier};
@@ -398,9 +409,9 @@ void WanderModel::move(Wanderer& e, Vec3 target, float multiplier, int32_t anim)
   move_velocity(e, target, multiplier, anim);
 }
 
-void WanderModel::force_move_update(Wanderer& e) { force_move_update(e, nullptr); }
+void WanderModel::force_move_update(Wanderer& e) { force_move_update(e, nullptr, counters_); }
 
-void WanderModel::force_move_update(Wanderer& e, TrigMemo* memo) {
+[[gnu::always_inline]] inline void WanderModel::force_move_update(Wanderer& e, TrigMemo* memo, Counters& counters) {
   // supplement StopForceMove(smooth): x/z velocity halves each frame; the state is set once slow.
   if (e.smooth_stopping) {
     e.velocity.x *= 0.5f;
@@ -420,7 +431,7 @@ void WanderModel::force_move_update(Wanderer& e, TrigMemo* memo) {
     e.forcejump = false;
     e.ignorey = false;
     stop_moving(e, e.forcestop);
-    ++counters_.arrived;
+    ++counters.arrived;
     return;
   }
   // Move, its turn through the entity's memo (the detector faced the same way this tick).
@@ -431,13 +442,17 @@ void WanderModel::force_move_update(Wanderer& e, TrigMemo* memo) {
   e.forcetimer -= kFrameStep;
   if (e.forcetimer <= 0.0f) {
     e.position = e.forcetarget;
-    ++counters_.failsafe;
+    ++counters.failsafe;
   }
 }
 
 // ------------------------------------------------------------ seed 004, DoBehavior
 
 void WanderModel::do_wander(std::size_t i) {
+  do_wander(i, i < trig_memo_.size() ? &trig_memo_[i] : nullptr, counters_);
+}
+
+[[gnu::always_inline]] inline void WanderModel::do_wander(std::size_t i, TrigMemo* memo, Counters& counters) {
   Wanderer& e = state_.entities[i];
 
   // "The entity.rigid is unlocked with LockRigid(false) if it was in kinematic or it didn't had gravity."
@@ -453,13 +468,13 @@ void WanderModel::do_wander(std::size_t i) {
     bool stop = false;
     if (e.hitwall) {
       stop = true;
-      ++counters_.early_exit_hitwall;
+      ++counters.early_exit_hitwall;
     } else if (!e.onground) {
       stop = true;
-      ++counters_.early_exit_airborne;
-    } else if (e.has_detect && !has_ground_ahead(e, e.forcetarget, i < trig_memo_.size() ? &trig_memo_[i] : nullptr)) {
+      ++counters.early_exit_airborne;
+    } else if (e.has_detect && !has_ground_ahead(e, e.forcetarget, memo)) {
       stop = true;
-      ++counters_.early_exit_no_ground;
+      ++counters.early_exit_no_ground;
     }
     if (stop) {
       stop_force_move(e, e.basestate);
@@ -480,23 +495,23 @@ void WanderModel::do_wander(std::size_t i) {
       e.detect_yaw = look_yaw(e.position, target, e.detect_yaw);
       e.actioncooldown = draw_range(i, e.frequency / 3.0f, e.frequency);
       e.maxtries = 0;
-      ++counters_.wander_accepted;
+      ++counters.wander_accepted;
     } else {
       ++e.trycount;
-      ++counters_.wander_refused;
+      ++counters.wander_refused;
       if (e.trycount >= kTriesPerRound) {
         e.actioncooldown = draw_range(i, e.frequency / 3.0f, e.frequency);
         e.trycount = 0;
         ++e.maxtries;
-        ++counters_.rounds_exhausted;
+        ++counters.rounds_exhausted;
       }
     }
   } else if (e.maxtries == kReturnHomeTries) {
     // Branch 2: walk back to startpos ignoring y at 0.3, walkstate and basestate; maxtries = 11.
     move_towards(e, e.startpos, 0.3f, e.walkstate, e.basestate, /*ignore_y=*/true);
     e.maxtries = kReturnHomeTries + 1;
-    ++counters_.return_home;
-  } else if (distance(e.startpos, e.position) > e.teleportradius || e.maxtries >= kTeleportTries) {
+    ++counters.return_home;
+  } else if (farther_than(e.startpos, e.position, e.teleportradius) || e.maxtries >= kTeleportTries) {
     // Branch 3: too far or too many failed wanders: warp home.
     if (e.incamera) ++e.smoke_played;  // DeathSmoke here
     e.position = e.startpos;
@@ -504,12 +519,12 @@ void WanderModel::do_wander(std::size_t i) {
     if (e.incamera) ++e.smoke_played;  // and again at the new place
     e.maxtries = 0;
     e.actioncooldown = kTeleportCooldown;
-    ++counters_.teleport;
+    ++counters.teleport;
   } else if (e.forcemove) {
     // Branch 4: stop when walkcooldown > 60 and the x/z speed is under half the speed.
     if (e.walkcooldown > kMinWalkFrames && length_xz(e.velocity) < e.speed / 2.0f) {
       stop_force_move(e);
-      ++counters_.stop_slow;
+      ++counters.stop_slow;
     }
     e.walkcooldown += kFrameStep;
   } else {
@@ -518,13 +533,15 @@ void WanderModel::do_wander(std::size_t i) {
     e.trycount = 0;
     e.actioncooldown -= kFrameStep;
     stop_force_move(e);
-    ++counters_.idle;
+    ++counters.idle;
   }
 }
 
 // ------------------------------------------------------------ supplement, SetPath
 
-void WanderModel::do_setpath(std::size_t i) {
+void WanderModel::do_setpath(std::size_t i) { do_setpath(i, counters_); }
+
+void WanderModel::do_setpath(std::size_t i, Counters& counters) {
   Wanderer& e = state_.entities[i];
   if (e.path < 0) return;
   const auto& nodes = scenario_.paths[static_cast<std::size_t>(e.path)];
@@ -537,7 +554,7 @@ void WanderModel::do_setpath(std::size_t i) {
       e.currentmode = static_cast<std::size_t>(e.currentmode) + 1 >= nodes.size() ? 0 : e.currentmode + 1;
     move_towards(e, nodes[static_cast<std::size_t>(e.currentmode)], 1.0f, e.walkstate, e.idlestate, false);
     e.actioncooldown = e.frequency;
-    ++counters_.setpath_moves;
+    ++counters.setpath_moves;
   } else {
     e.actioncooldown -= kFrameStep;
   }
@@ -560,6 +577,38 @@ void WanderModel::check_input(const Input& input) const {
       throw InputError("input", at + ".value." + c,
                        "expected " + event_bound_text(ev.kind) + ", got " + num(component(ev.value, c)));
   }
+}
+
+[[gnu::always_inline]] inline void WanderModel::behave(std::size_t i, Counters& c) {
+  // 2. The behaviour: Wander's DoBehavior or SetPath.
+  if (state_.entities[i].behaviour == Behaviour::SetPath)
+    do_setpath(i, c);
+  else
+    do_wander(i, &trig_memo_[i], c);
+}
+
+[[gnu::always_inline]] inline void WanderModel::move_body(Wanderer& e, Counters& c) const {
+  // 4. The physics.
+  world_.step_body(e);
+  if (e.hitwall) ++c.wall_hits;
+}
+
+template <class F>
+void WanderModel::each_entity(F&& f) {
+  const auto n = static_cast<uint32_t>(state_.entities.size());
+  if (workers_ == nullptr || workers_->threads() <= 1 || n < kParallelMin) {
+    f(0, n, counters_);
+    return;
+  }
+  // Each range counts into its own Counters; the counts are added afterwards (integers: the
+  // order does not matter, but it is the ranges' order anyway).
+  range_counters_.assign((n + kGrain - 1) / kGrain, Counters{});
+  parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
+    Counters c;
+    f(begin, end, c);
+    range_counters_[begin / kGrain] = c;
+  });
+  for (const Counters& c : range_counters_) counters_ += c;
 }
 
 void WanderModel::step(const Input& input) {
@@ -585,28 +634,37 @@ void WanderModel::step(const Input& input) {
       }
     }
   }
-  {
-    // 2. Behaviours, by index.
-    const auto phase = phases_.scope(kBehaviours);
-    for (std::size_t i = 0; i < ents.size(); ++i) {
-      if (ents[i].behaviour == Behaviour::SetPath)
-        do_setpath(i);
-      else
-        do_wander(i);
+  // 2-4. Every entity's behaviour, force move and physics read only that entity, the world and
+  // the scenario, and write only that entity (its memo and its own counts too): no entity sees
+  // another's step, so the phases may run entity by entity, and entities on several threads, with
+  // the same bits. Under an observer the phases run one after another so each can be timed.
+  if (phases_.observer() != nullptr) [[unlikely]] {
+    {
+      const auto phase = phases_.scope(kBehaviours);
+      each_entity([&](std::size_t begin, std::size_t end, Counters& c) {
+        for (std::size_t i = begin; i < end; ++i) behave(i, c);
+      });
     }
-  }
-  {
-    // 3. Force-move updates.
-    const auto phase = phases_.scope(kForceMove);
-    for (std::size_t i = 0; i < ents.size(); ++i) force_move_update(ents[i], &trig_memo_[i]);
-  }
-  {
-    // 4. Physics.
-    const auto phase = phases_.scope(kPhysics);
-    for (auto& e : ents) {
-      world_.step_body(e);
-      if (e.hitwall) ++counters_.wall_hits;
+    {
+      const auto phase = phases_.scope(kForceMove);
+      each_entity([&](std::size_t begin, std::size_t end, Counters& c) {
+        for (std::size_t i = begin; i < end; ++i) force_move_update(ents[i], &trig_memo_[i], c);
+      });
     }
+    {
+      const auto phase = phases_.scope(kPhysics);
+      each_entity([&](std::size_t begin, std::size_t end, Counters& c) {
+        for (std::size_t i = begin; i < end; ++i) move_body(ents[i], c);
+      });
+    }
+  } else {
+    each_entity([&](std::size_t begin, std::size_t end, Counters& c) {
+      for (std::size_t i = begin; i < end; ++i) {
+        behave(i, c);
+        force_move_update(ents[i], &trig_memo_[i], c);
+        move_body(ents[i], c);
+      }
+    });
   }
   // 5. The clock.
   ++state_.tick;

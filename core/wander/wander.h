@@ -8,9 +8,12 @@
 //   3. each entity's force-move update (supplement: "Each fixed update");
 //   4. each entity's physics (gravity, walls, ground), by index;
 //   5. the tick counter.
+// Steps 2-4 read and write only the entity itself (and read the world and the scenario), so
+// step() takes each entity through all three at once, and large crowds on several threads.
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,6 +24,7 @@
 #include "lockstep/core/reflect.h"
 #include "lockstep/core/rng.h"
 #include "lockstep/core/vec.h"
+#include "lockstep/core/workers.h"
 
 namespace lockstep::wander {
 
@@ -389,25 +393,149 @@ struct Counters {
   uint64_t wander_accepted = 0, wander_refused = 0, rounds_exhausted = 0;
   uint64_t return_home = 0, teleport = 0, stop_slow = 0, idle = 0;
   uint64_t arrived = 0, failsafe = 0, setpath_moves = 0, wall_hits = 0;
+
+  Counters& operator+=(const Counters& o) {
+    static_assert(sizeof(Counters) == 14 * sizeof(uint64_t), "add a new count here too");
+    early_exit_hitwall += o.early_exit_hitwall;
+    early_exit_airborne += o.early_exit_airborne;
+    early_exit_no_ground += o.early_exit_no_ground;
+    wander_accepted += o.wander_accepted;
+    wander_refused += o.wander_refused;
+    rounds_exhausted += o.rounds_exhausted;
+    return_home += o.return_home;
+    teleport += o.teleport;
+    stop_slow += o.stop_slow;
+    idle += o.idle;
+    arrived += o.arrived;
+    failsafe += o.failsafe;
+    setpath_moves += o.setpath_moves;
+    wall_hits += o.wall_hits;
+    return *this;
+  }
 };
+
+/// distance(a, b) > limit, the same answer, without the square root where the squared distance is
+/// at most a quarter of limit's square: then sqrt(d2) <= limit / 2 x (1 + 2^-25) < limit, and its
+/// rounding (monotone) is at most the float limit, so not farther. The bounds on limit keep
+/// limit x limit a normal float (0.25 times it exact) that does not overflow.
+inline bool farther_than(Vec3 a, Vec3 b, float limit) {
+  const float d2 = sqr_length(a - b);  // distance's own sum
+  if (limit >= 0x1p-60f && limit <= 0x1p60f && d2 <= 0.25f * (limit * limit)) return false;
+  return dmath::sqrt(d2) > limit;
+}
 
 /// The world: ground and wall geometry, ray casts and the body physics.
 class World {
  public:
   World() = default;
-  World(const Physics& p, std::vector<Ground> g, const std::vector<Wall>& w)
-      : physics_(p), grounds_(std::move(g)), walls_(prepare(w)) {}
+  /// `radius`: the largest body radius the walls' inner box is made for (clear_of_walls); a
+  /// larger body goes through every wall's own test, as any body may.
+  World(const Physics& p, std::vector<Ground> g, const std::vector<Wall>& w, float radius = 0.35f)
+      : physics_(p), grounds_(std::move(g)), walls_(prepare(w)) {
+    make_inner_box(radius);
+    make_ahead_box();
+  }
 
   /// The height of the highest ground containing (x, z) whose top lies in
   /// [y - max_len, y]: a ray cast straight down from (x, y, z). False when none.
-  bool ray_down(float x, float y, float z, float max_len, float* hit_height) const;
+  [[gnu::always_inline]] bool ray_down(float x, float y, float z, float max_len, float* hit_height) const {
+    // The first hit going down is the highest top at or below the origin; it
+    // counts when it lies within the ray's length. Grounds are scanned in their
+    // listed order; equal heights are the same hit.
+    bool found = false;
+    float best = 0.0f;
+    for (const Ground& g : grounds_) {
+      if (x < g.x0 || x > g.x1 || z < g.z0 || z > g.z1) continue;
+      if (g.height > y || g.height < y - max_len) continue;
+      if (!found || g.height > best) {
+        best = g.height;
+        found = true;
+      }
+    }
+    if (found) *hit_height = best;
+    return found;
+  }
   /// Whether every ground's plan test in ray_down (x, z inside its rectangle) comes out the same
   /// for every point (x + dx, z + dz) with |dx|, |dz| <= reach, the sums rounded as floats: then
   /// a ray from any such point falls as one from (x, z) does.
-  bool plan_alike_within(float x, float z, float reach) const;
+  [[gnu::always_inline]] bool plan_alike_within(float x, float z, float reach) const {
+    // Rounding is monotone: for |d| <= reach, x - reach <= x + d <= x + reach hold for the rounded
+    // sums too, so a point inside [lo, hi] on both axes passes or fails each test as all do.
+    const float xl = x - reach, xh = x + reach, zl = z - reach, zh = z + reach;
+    for (const Ground& g : grounds_) {
+      const bool inside = xl >= g.x0 && xh <= g.x1 && zl >= g.z0 && zh <= g.z1;
+      const bool outside = xh < g.x0 || xl > g.x1 || zh < g.z0 || zl > g.z1;
+      if (!inside && !outside) return false;
+    }
+    return true;
+  }
 
-  /// One frame of a body: gravity, integration, walls, ground (docs/wander-world.md).
-  void step_body(Wanderer& e) const;
+  /// Whether wall k (in listed order) can push a body of radius r at (x, z): the body lies within
+  /// r of the wall's bounding box, r added and subtracted in floats. step_body skips a wall where
+  /// this is false (and where the body's feet are outside the wall's band).
+  bool wall_may_touch(std::size_t k, float x, float z, float r) const {
+    const PreparedWall& w = walls_[k];
+    return !(x < w.bx0 - r || x > w.bx1 + r || z < w.bz0 - r || z > w.bz1 + r);
+  }
+  /// Whether (x, z) lies strictly inside the walls' common inner box and r is at most the radius
+  /// the box was made for: then wall_may_touch is false for every wall, and step_body skips the
+  /// walls with one test instead of one per wall. False where the world has no such box.
+  bool clear_of_walls(float x, float z, float r) const {
+    return r <= inner_.r && x > inner_.x0 && x < inner_.x1 && z > inner_.z0 && z < inner_.z1;
+  }
+  std::size_t wall_count() const { return walls_.size(); }
+
+  /// Whether (x, z) lies in the ground-ahead box: there plan_alike_within(x, z, kGroundAheadDist)
+  /// holds, and the grounds whose rectangles hold (x, z) are the same everywhere (they hold the
+  /// whole box; every other ground misses the box grown by kGroundAheadDist). False where the
+  /// world has no such box.
+  bool in_ahead_box(float x, float z) const {
+    return x >= ahead_.x0 && x <= ahead_.x1 && z >= ahead_.z0 && z <= ahead_.z1;
+  }
+  /// ray_down(x, y, z, max_len) for any (x, z) in the ground-ahead box: the same answer, with the
+  /// rectangles' tests already known (the grounds holding the box, in listed order).
+  bool ray_down_ahead(float y, float max_len, float* hit_height) const {
+    bool found = false;
+    float best = 0.0f;
+    for (const float h : ahead_heights_) {
+      if (h > y || h < y - max_len) continue;
+      if (!found || h > best) {
+        best = h;
+        found = true;
+      }
+    }
+    if (found) *hit_height = best;
+    return found;
+  }
+
+  /// One frame of a body: gravity, integration, walls, ground (docs/wander-world.md). Here in the
+  /// header so that the step's loop gets it inline; the rare parts (a kinematic body, a body that
+  /// may touch a wall, one beyond the world's limits) are out of line (world.cpp).
+  [[gnu::always_inline]] void step_body(Wanderer& e) const {
+    e.hitwall = false;
+    if (e.rigid_kinematic) [[unlikely]] {
+      step_kinematic(e);
+      return;
+    }
+    // Gravity, then explicit Euler integration of the position.
+    if (e.rigid_gravity) e.velocity.y = e.velocity.y - physics_.gravity * kDt;
+    const float prev_y = e.position.y;
+    e.position = e.position + e.velocity * kDt;
+    // Walls: a body inside the walls' common inner box touches none of them (one test for all).
+    if (!clear_of_walls(e.position.x, e.position.z, e.radius)) push_out_of_walls(e);
+    // Ground: the ray from above the higher of the old and new feet, so a body
+    // steps up at most step_up and never falls through a top it passed.
+    const float oy = (prev_y > e.position.y ? prev_y : e.position.y) + physics_.step_up;
+    float gh = 0.0f;
+    if (ray_down(e.position.x, oy, e.position.z, 1.0e9f, &gh) && e.position.y <= gh) {
+      e.position.y = gh;
+      if (e.velocity.y < 0.0f) e.velocity.y = 0.0f;
+      e.onground = true;
+    } else {
+      e.onground = false;
+    }
+    hold_inside(e);
+  }
 
  private:
   /// A wall and what step_body derives from its ends alone: the same float operations, done
@@ -418,10 +546,52 @@ class World {
     float abx = 0, abz = 0, len2 = 0;          ///< x1 - x0, z1 - z0, abx * abx + abz * abz
   };
   static std::vector<PreparedWall> prepare(const std::vector<Wall>& walls);
+  void step_kinematic(Wanderer& e) const;
+  /// Push the body's circle out of each wall in listed order; a wall is "hit" only when the
+  /// body was moving into it (a resting contact is not).
+  void push_out_of_walls(Wanderer& e) const;
+  /// The world's limits (docs/spec-notes.md W18): every velocity component within +-kMaxSpeed and
+  /// every coordinate within +-kWorldBound, so no later frame can overflow a float. Nothing inside
+  /// the limits changes (each clamp gives back a value within its bound); a body that reaches the
+  /// world's edge (a fall with no ground below) stays on it.
+  static void hold_inside(Wanderer& e) {
+    if (!within_bound(e.velocity, kMaxSpeed) || !within_bound(e.position, kWorldBound)) [[unlikely]]
+      clamp_inside(e);
+  }
+  static void clamp_inside(Wanderer& e);
+  /// |v.x|, |v.y|, |v.z| <= bound (bound >= 0), compared as the bits of the absolute values, which
+  /// order as the values do; a NaN's are above every bound's, so a NaN is not within.
+  static bool within_bound(Vec3 v, float bound) {
+    const uint32_t b = std::bit_cast<uint32_t>(bound);
+    const uint32_t x = std::bit_cast<uint32_t>(v.x) & 0x7fffffffu, y = std::bit_cast<uint32_t>(v.y) & 0x7fffffffu,
+                   z = std::bit_cast<uint32_t>(v.z) & 0x7fffffffu;
+    return (x <= b) & (y <= b) & (z <= b);
+  }
+  /// The walls' common inner box for bodies up to `radius` (world.cpp); none (r = -1) if the
+  /// reference point lies within some wall's grown bounding box.
+  void make_inner_box(float radius);
+  /// The ground-ahead box and the heights of the grounds that hold it (world.cpp); none (an
+  /// empty box) if the reference point's square of reach kGroundAheadDist straddles a ground's edge.
+  void make_ahead_box();
+  /// Where the boxes are made round: the middle of the grounds' bounding box (the origin if none).
+  void reference_point(float* x, float* z) const;
+
+  /// Bodies of radius <= r strictly inside (x0, x1) x (z0, z1) touch no wall.
+  struct InnerBox {
+    float r = -1.0f;
+    float x0 = 0, x1 = 0, z0 = 0, z1 = 0;
+  };
 
   Physics physics_;
   std::vector<Ground> grounds_;
   std::vector<PreparedWall> walls_;
+  InnerBox inner_;
+  /// The ground-ahead box, closed: [x0, x1] x [z0, z1] (empty when x0 > x1).
+  struct AheadBox {
+    float x0 = 1.0f, x1 = -1.0f, z0 = 1.0f, z1 = -1.0f;
+  };
+  AheadBox ahead_;
+  std::vector<float> ahead_heights_;  ///< the grounds holding the ground-ahead box, in listed order
 };
 
 class WanderModel {
@@ -436,6 +606,13 @@ class WanderModel {
   static constexpr std::array<std::string_view, 4> kPhases{"inputs", "behaviours", "force_move", "physics"};
   enum StepPhase : uint32_t { kInputs, kBehaviours, kForceMove, kPhysics };
   void set_phase_observer(PhaseObserver* o) { phases_.set(o); }
+  /// Threads to step the entities on (workers.h): the same bits on any number of them.
+  void set_workers(Workers* w) { workers_ = w; }
+  /// Entities per range of the step's parallel part (any value gives the same bits).
+  static constexpr uint32_t kGrain = 64;
+  /// Fewer entities than this step on the calling thread even with workers: a tick of a thousand
+  /// takes about 30 us, less than the pool's hand-overs cost (the same bits either way).
+  static constexpr uint32_t kParallelMin = 2048;
   /// The model contract's entity count (model.h): every entity, always present.
   uint64_t entity_count() const { return state_.entities.size(); }
 
@@ -508,7 +685,18 @@ class WanderModel {
   /// angle::dir_of through a memo: the same values, no sincos when the yaw is the memo's last.
   static void dir_of(TrigMemo* memo, float yaw, float* dx, float* dz);
   bool has_ground_ahead(Wanderer& e, Vec3 target, TrigMemo* memo) const;
-  void force_move_update(Wanderer& e, TrigMemo* memo);
+  void force_move_update(Wanderer& e, TrigMemo* memo, Counters& counters);
+  void do_wander(std::size_t i, TrigMemo* memo, Counters& counters);
+  void do_setpath(std::size_t i, Counters& counters);
+  /// One entity's behaviour (phase 2) and physics (phase 4), counting into `c`.
+  void behave(std::size_t i, Counters& c);
+  void move_body(Wanderer& e, Counters& c) const;
+  /// f(begin, end, counts) over the entities, on the workers in ranges of kGrain when there are
+  /// any (and kParallelMin entities), else once over all of them.
+  template <class F>
+  void each_entity(F&& f);
+  Workers* workers_ = nullptr;           ///< threads for the step, if any (not state)
+  std::vector<Counters> range_counters_;  ///< each range's counts during a parallel step (not state)
 };
 
 }  // namespace lockstep::wander

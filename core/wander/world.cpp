@@ -1,18 +1,46 @@
 // The wander model's kinematic world (docs/wander-world.md).
 #include "wander/wander.h"
 
+#include <bit>
+#include <limits>
+
 namespace lockstep::wander {
 
 namespace {
 
 float clampf(float v, float bound) { return v < -bound ? -bound : (v > bound ? bound : v); }
 
-/// The world's limits (docs/spec-notes.md W18): every velocity component within +-kMaxSpeed and
-/// every coordinate within +-kWorldBound, so no later frame can overflow a float. Nothing inside
-/// the limits changes; a body that reaches the world's edge (a fall with no ground below) stays on it.
-inline void hold_inside(Wanderer& e) {
-  e.velocity = Vec3{clampf(e.velocity.x, kMaxSpeed), clampf(e.velocity.y, kMaxSpeed), clampf(e.velocity.z, kMaxSpeed)};
-  e.position = Vec3{clampf(e.position.x, kWorldBound), clampf(e.position.y, kWorldBound), clampf(e.position.z, kWorldBound)};
+/// Floats (not NaN) in the order of their values as unsigned integers (-0 just below +0), and back.
+uint32_t order_key(float f) {
+  const uint32_t b = std::bit_cast<uint32_t>(f);
+  return (b & 0x80000000u) != 0 ? ~b : (b | 0x80000000u);
+}
+float from_order_key(uint32_t k) { return std::bit_cast<float>((k & 0x80000000u) != 0 ? (k & 0x7fffffffu) : ~k); }
+
+/// The least float x in [lo, hi] where `holds` does, for a test that, once true, stays true for
+/// every larger x (pred(hi) must hold). Bisection over the floats themselves: exact.
+template <class P>
+float least_where(P holds, float lo, float hi) {
+  if (holds(lo)) return lo;
+  uint32_t a = order_key(lo), b = order_key(hi);  // holds(a) false, holds(b) true
+  while (b - a > 1) {
+    const uint32_t m = a + (b - a) / 2;
+    (holds(from_order_key(m)) ? b : a) = m;
+  }
+  return from_order_key(b);
+}
+
+/// The greatest float x in [lo, hi] where `holds` does, for a test that, once true, stays true for
+/// every smaller x (pred(lo) must hold).
+template <class P>
+float greatest_where(P holds, float lo, float hi) {
+  if (holds(hi)) return hi;
+  uint32_t a = order_key(lo), b = order_key(hi);  // holds(a) true, holds(b) false
+  while (b - a > 1) {
+    const uint32_t m = a + (b - a) / 2;
+    (holds(from_order_key(m)) ? a : b) = m;
+  }
+  return from_order_key(a);
 }
 
 }  // namespace
@@ -38,59 +66,116 @@ std::vector<World::PreparedWall> World::prepare(const std::vector<Wall>& walls) 
   return out;
 }
 
-bool World::ray_down(float x, float y, float z, float max_len, float* hit_height) const {
-  // The first hit going down is the highest top at or below the origin; it
-  // counts when it lies within the ray's length. Grounds are scanned in their
-  // listed order; equal heights are the same hit.
-  bool found = false;
-  float best = 0.0f;
+void World::reference_point(float* x, float* z) const {
+  *x = 0.0f;
+  *z = 0.0f;
+  if (grounds_.empty()) return;
+  float x0 = grounds_[0].x0, x1 = grounds_[0].x1, z0 = grounds_[0].z0, z1 = grounds_[0].z1;
   for (const Ground& g : grounds_) {
-    if (x < g.x0 || x > g.x1 || z < g.z0 || z > g.z1) continue;
-    if (g.height > y || g.height < y - max_len) continue;
-    if (!found || g.height > best) {
-      best = g.height;
-      found = true;
+    x0 = g.x0 < x0 ? g.x0 : x0;
+    x1 = g.x1 > x1 ? g.x1 : x1;
+    z0 = g.z0 < z0 ? g.z0 : z0;
+    z1 = g.z1 > z1 ? g.z1 : z1;
+  }
+  *x = x0 * 0.5f + x1 * 0.5f;
+  *z = z0 * 0.5f + z1 * 0.5f;
+}
+
+void World::make_ahead_box() {
+  // plan_alike_within(x, z, d) asks, for every ground, that the square x - d .. x + d, z - d ..
+  // z + d (each end rounded) lie inside the ground's rectangle or miss it on one side. Each end
+  // rounds monotonically in x, so each of those tests holds on one side of a threshold float,
+  // found exactly by bisection. For each ground, take the tests that hold at the reference point
+  // (inside, or beyond the side with the most room): the box is where they all hold. Inside it,
+  // the point itself lies in the rectangles of the grounds taken as inside, and misses the others.
+  ahead_ = AheadBox{};
+  ahead_heights_.clear();
+  const float d = kGroundAheadDist;
+  const float lo = -4.0f * kWorldBound, hi = 4.0f * kWorldBound;  // every place lies within
+  float px = 0.0f, pz = 0.0f;
+  reference_point(&px, &pz);
+  AheadBox b{lo, hi, lo, hi};
+  std::vector<float> heights;
+  auto narrow = [](float& low, float& high, float l, float h) {
+    low = l > low ? l : low;
+    high = h < high ? h : high;
+  };
+  for (const Ground& g : grounds_) {
+    const float xl = px - d, xh = px + d, zl = pz - d, zh = pz + d;
+    if (xl >= g.x0 && xh <= g.x1 && zl >= g.z0 && zh <= g.z1) {
+      // Inside: x - d >= x0 from some x on, x + d <= x1 up to some x; the same in z.
+      const auto from_x = [&](float x) { return x - d >= g.x0; };
+      const auto to_x = [&](float x) { return x + d <= g.x1; };
+      const auto from_z = [&](float z) { return z - d >= g.z0; };
+      const auto to_z = [&](float z) { return z + d <= g.z1; };
+      if (!from_x(hi) || !to_x(lo) || !from_z(hi) || !to_z(lo)) return;
+      narrow(b.x0, b.x1, least_where(from_x, lo, hi), greatest_where(to_x, lo, hi));
+      narrow(b.z0, b.z1, least_where(from_z, lo, hi), greatest_where(to_z, lo, hi));
+      heights.push_back(g.height);
+      continue;
     }
+    // Outside: beyond the side with the most room (x + d < x0, x - d > x1, z + d < z0, z - d > z1).
+    const bool beyond[4] = {xh < g.x0, xl > g.x1, zh < g.z0, zl > g.z1};
+    const float room[4] = {g.x0 - px, px - g.x1, g.z0 - pz, pz - g.z1};
+    int best = -1;
+    for (int k = 0; k < 4; ++k)
+      if (beyond[k] && (best < 0 || room[k] > room[best])) best = k;
+    if (best < 0) return;  // the reference point's square straddles this ground's edge: no box
+    if (best == 0) narrow(b.x0, b.x1, lo, greatest_where([&](float x) { return x + d < g.x0; }, lo, hi));
+    if (best == 1) narrow(b.x0, b.x1, least_where([&](float x) { return x - d > g.x1; }, lo, hi), hi);
+    if (best == 2) narrow(b.z0, b.z1, lo, greatest_where([&](float z) { return z + d < g.z0; }, lo, hi));
+    if (best == 3) narrow(b.z0, b.z1, least_where([&](float z) { return z - d > g.z1; }, lo, hi), hi);
   }
-  if (found) *hit_height = best;
-  return found;
+  ahead_ = b;
+  ahead_heights_ = std::move(heights);
 }
 
-bool World::plan_alike_within(float x, float z, float reach) const {
-  // Rounding is monotone: for |d| <= reach, x - reach <= x + d <= x + reach hold for the rounded
-  // sums too, so a point inside [lo, hi] on both axes passes or fails each test as all do.
-  const float xl = x - reach, xh = x + reach, zl = z - reach, zh = z + reach;
-  for (const Ground& g : grounds_) {
-    const bool inside = xl >= g.x0 && xh <= g.x1 && zl >= g.z0 && zh <= g.z1;
-    const bool outside = xh < g.x0 || xl > g.x1 || zh < g.z0 || zl > g.z1;
-    if (!inside && !outside) return false;
-  }
-  return true;
-}
-
-void World::step_body(Wanderer& e) const {
-  e.hitwall = false;
-  if (e.rigid_kinematic) {
-    // A kinematic body is not moved by its velocity; it still knows its ground.
-    hold_inside(e);  // impulses still add up on a kinematic body, and a failsafe may place it
-    float gh = 0.0f;
-    e.onground = ray_down(e.position.x, e.position.y + physics_.step_up, e.position.z, physics_.step_up + 0.01f, &gh);
-    return;
-  }
-  // Gravity, then explicit Euler integration of the position.
-  if (e.rigid_gravity) e.velocity.y = e.velocity.y - physics_.gravity * kDt;
-  const float prev_y = e.position.y;
-  e.position = e.position + e.velocity * kDt;
-
-  // Walls: push the body's circle out of each wall in listed order. The wall
-  // is "hit" only when the body was moving into it (a resting contact is not).
-  const float r = e.radius;
+void World::make_inner_box(float radius) {
+  // A body of radius r <= R skips wall k when x < bx0 - r, x > bx1 + r, z < bz0 - r or z > bz1 + r
+  // (wall_may_touch, each sum rounded). Rounding is monotone, so bx0 - r rounds to at least what
+  // bx0 - R does, and bx1 + r to at most what bx1 + R does: a point beyond one of wall k's sides
+  // grown by R is beyond it grown by r. For each wall take the side, grown by R, that the
+  // reference point (the middle of the grounds' bounding box) lies strictly beyond, with the most
+  // room; the box is where all those half-planes meet. None if some wall has no such side.
+  inner_ = InnerBox{};
+  if (!(radius >= 0.0f && radius <= kWorldBound)) return;
+  float px = 0.0f, pz = 0.0f;
+  reference_point(&px, &pz);
+  const float inf = std::numeric_limits<float>::infinity();
+  InnerBox b{radius, -inf, inf, -inf, inf};
   for (const PreparedWall& w : walls_) {
+    const float sides[4] = {w.bx0 - radius, w.bx1 + radius, w.bz0 - radius, w.bz1 + radius};
+    // Room beyond each side: x below sides[0], x above sides[1], z below sides[2], z above sides[3].
+    const float room[4] = {sides[0] - px, px - sides[1], sides[2] - pz, pz - sides[3]};
+    int best = -1;
+    for (int k = 0; k < 4; ++k)
+      if (room[k] > 0.0f && (best < 0 || room[k] > room[best])) best = k;
+    if (best < 0) return;  // the reference point is within this wall's reach: no box
+    if (best == 0) b.x1 = sides[0] < b.x1 ? sides[0] : b.x1;
+    if (best == 1) b.x0 = sides[1] > b.x0 ? sides[1] : b.x0;
+    if (best == 2) b.z1 = sides[2] < b.z1 ? sides[2] : b.z1;
+    if (best == 3) b.z0 = sides[3] > b.z0 ? sides[3] : b.z0;
+  }
+  inner_ = b;
+}
+
+void World::step_kinematic(Wanderer& e) const {
+  // A kinematic body is not moved by its velocity; it still knows its ground.
+  hold_inside(e);  // impulses still add up on a kinematic body, and a failsafe may place it
+  float gh = 0.0f;
+  e.onground = ray_down(e.position.x, e.position.y + physics_.step_up, e.position.z, physics_.step_up + 0.01f, &gh);
+}
+
+void World::push_out_of_walls(Wanderer& e) const {
+  // Push the body's circle out of each wall in listed order. The wall is "hit"
+  // only when the body was moving into it (a resting contact is not).
+  const float r = e.radius;
+  for (std::size_t k = 0; k < walls_.size(); ++k) {
+    const PreparedWall& w = walls_[k];
     if (!(e.position.y >= w.bottom && e.position.y < w.top)) continue;
     // A body farther than r from the segment's bounding box cannot touch it:
     // skipping it changes no result, only the time.
-    if (e.position.x < w.bx0 - r || e.position.x > w.bx1 + r || e.position.z < w.bz0 - r || e.position.z > w.bz1 + r)
-      continue;
+    if (!wall_may_touch(k, e.position.x, e.position.z, r)) continue;
     const float abx = w.abx, abz = w.abz;
     const float len2 = w.len2;
     float t = ((e.position.x - w.x0) * abx + (e.position.z - w.z0) * abz) / len2;
@@ -119,19 +204,11 @@ void World::step_body(Wanderer& e) const {
       e.hitwall = true;
     }
   }
+}
 
-  // Ground: the ray from above the higher of the old and new feet, so a body
-  // steps up at most step_up and never falls through a top it passed.
-  const float oy = (prev_y > e.position.y ? prev_y : e.position.y) + physics_.step_up;
-  float gh = 0.0f;
-  if (ray_down(e.position.x, oy, e.position.z, 1.0e9f, &gh) && e.position.y <= gh) {
-    e.position.y = gh;
-    if (e.velocity.y < 0.0f) e.velocity.y = 0.0f;
-    e.onground = true;
-  } else {
-    e.onground = false;
-  }
-  hold_inside(e);
+void World::clamp_inside(Wanderer& e) {
+  e.velocity = Vec3{clampf(e.velocity.x, kMaxSpeed), clampf(e.velocity.y, kMaxSpeed), clampf(e.velocity.z, kMaxSpeed)};
+  e.position = Vec3{clampf(e.position.x, kWorldBound), clampf(e.position.y, kWorldBound), clampf(e.position.z, kWorldBound)};
 }
 
 }  // namespace lockstep::wander

@@ -72,18 +72,53 @@ TEST_CASE("thread pool - a task's exception reaches the caller, the lowest task'
 }
 
 namespace {
-// The whole-state hash after every tick of `ticks` scripted steps on `threads` threads (0: no workers).
-std::vector<uint64_t> chain(const std::string& scenario, uint64_t ticks, uint32_t threads) {
-  auto model = lockstep::load_scenario_file(std::string(LOCKSTEP_SOURCE_DIR) + "/fixtures/" + scenario);
+// The whole-state hash after every tick of `ticks` scripted steps of `model` on `threads` threads
+// (0: no workers), with a phase observer that does nothing when `observed`.
+std::vector<uint64_t> chain_of(lockstep::Model& model, uint64_t ticks, uint32_t threads, bool observed = false) {
+  struct Quiet : lockstep::PhaseObserver {
+    void phase_begin(uint32_t) override {}
+    void phase_end(uint32_t) override {}
+  } quiet;
   ThreadPool pool(threads > 0 ? threads : 1);
-  if (threads > 0) model->set_workers(&pool);
+  if (threads > 0) model.set_workers(&pool);
+  if (observed) model.set_phase_observer(&quiet);
   std::vector<uint64_t> out;
   for (uint64_t k = 0; k < ticks; ++k) {
-    model->step_scripted();
-    out.push_back(model->hashes().whole);
+    model.step_scripted();
+    out.push_back(model.hashes().whole);
   }
-  model->set_workers(nullptr);
+  model.set_phase_observer(nullptr);
+  model.set_workers(nullptr);
   return out;
+}
+
+std::vector<uint64_t> chain(const std::string& scenario, uint64_t ticks, uint32_t threads) {
+  auto model = lockstep::load_scenario_file(std::string(LOCKSTEP_SOURCE_DIR) + "/fixtures/" + scenario);
+  return chain_of(*model, ticks, threads);
+}
+
+// The first tick at which two chains differ (their length when none does).
+std::size_t first_difference(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
+  std::size_t k = 0;
+  while (k < a.size() && k < b.size() && a[k] == b[k]) ++k;
+  return k;
+}
+
+// `count` wanderers on a grid in a walled yard with a block of walls in it and a raised floor in a
+// corner (the benchmark's crowd, and a yard's geometry): far more entities than one range of the
+// model's parallel step, a wall hit, a teleport (a small teleport radius) and a fall among them.
+std::string wander_crowd_text(uint32_t count, float teleportradius) {
+  return R"({"model": "wander", "name": "crowd", "seed": 5, "ticks": 600,
+    "grounds": [{"x0": -26, "z0": -26, "x1": 26, "z1": 26, "height": 0},
+                {"x0": 12, "z0": 12, "x1": 26, "z1": 26, "height": 1.5}],
+    "walls": [{"x0": -26, "z0": -26, "x1": 26, "z1": -26}, {"x0": 26, "z0": -26, "x1": 26, "z1": 26},
+              {"x0": 26, "z0": 26, "x1": -26, "z1": 26}, {"x0": -26, "z0": 26, "x1": -26, "z1": -26},
+              {"x0": 3, "z0": -5, "x1": 5, "z1": -5}, {"x0": 5, "z0": -5, "x1": 5, "z1": -1},
+              {"x0": 5, "z0": -1, "x1": 3, "z1": -1}, {"x0": 3, "z0": -1, "x1": 3, "z1": -5}],
+    "crowds": [{"count": )" +
+         std::to_string(count) + R"(, "x0": -24, "z0": -24, "x1": 24, "z1": 24, "y": 0,
+                "entity": {"frequency": 90, "radiuslimit": 6, "wanderradius": 12, "teleportradius": )" +
+         std::to_string(teleportradius) + R"(}}]})";
 }
 }  // namespace
 
@@ -117,4 +152,25 @@ TEST_CASE("threads - the station crowd's hash chain is the same on 1, 2, 3, 4 an
 
 TEST_CASE("threads - a model without workers of its own steps as before", "[pool]") {
   CHECK(chain("wander/yard.json", 50, 4) == chain("wander/yard.json", 50, 0));
+}
+
+TEST_CASE("threads - the wander crowd's hash chain is the same on 1, 2, 3, 4 and 8 threads, observed or not",
+          "[pool][wander]") {
+  // Each entity's behaviour, force move and physics read and write that entity alone; the model
+  // steps them in ranges on the workers, and entity by entity (all three phases at once) unless a
+  // phase observer wants the phases one after another. Every way gives the same bits.
+  // Crowds above the size from which the model uses its workers (WanderModel::kParallelMin).
+  for (const auto& [count, teleport] : std::vector<std::pair<uint32_t, float>>{{2500, 12.0f}, {2100, 4.0f}}) {
+    INFO(count << " wanderers, teleport radius " << teleport);
+    const std::string text = wander_crowd_text(count, teleport);
+    auto make = [&] { return lockstep::load_scenario_text(text, "crowd"); };
+    const uint64_t ticks = 200;
+    const auto base = chain_of(*make(), ticks, 0);
+    CHECK(first_difference(chain_of(*make(), ticks, 0, true), base) == ticks);  // the phases one by one
+    for (uint32_t threads : {1u, 2u, 3u, 4u, 8u}) {
+      INFO(threads << " threads");
+      CHECK(first_difference(chain_of(*make(), ticks, threads), base) == ticks);
+      CHECK(first_difference(chain_of(*make(), ticks, threads, true), base) == ticks);
+    }
+  }
 }
