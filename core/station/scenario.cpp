@@ -473,6 +473,7 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
   for (const auto& fl : sc.floors) floors_z_.push_back(fl.z);
   build_floor_hops();
   build_aprons();
+  stair_traffic_.assign(flights_.size(), {0u, 0u});  // placed walkers plan with nobody counted yet
   // Portals.
   for (const auto& po : sc.portals) {
     PortalGeom g;

@@ -9,6 +9,7 @@
 // stands when its centre reaches the line, steps off, and walks its first leg
 // 1.8 m straight out before turning (connectors_phase).
 #include <algorithm>
+#include <cmath>
 
 #include "station/station.h"
 
@@ -100,6 +101,92 @@ const std::vector<DirCost>* StationModel::apron_view(uint32_t w) const {
   return &aprons_[wk.floor];
 }
 
+// ---- lane bands on a wide stair (seed 002, Stair; spec note S38)
+
+int StationModel::walk_sense(const Walker& wk, uint32_t z) const {
+  // Which way along stair z the walker goes: +1 toward mouth 2, -1 toward
+  // mouth 0. Bound through it: away from its own floor's mouth; otherwise (on
+  // the flight, not changing floors) back out of its own floor's mouth.
+  const FlightGeom& fg = flights_[z];
+  const bool through = wk.via == static_cast<int32_t>(z);
+  return (fg.from == wk.floor) == through ? 1 : -1;
+}
+
+void StationModel::count_stair_traffic() {
+  // "the people on the flight, plus those within 6 m of a mouth who have
+  // picked this stair, counted each way" (from the state as the tick starts:
+  // every walker's band reads the same counts).
+  stair_traffic_.assign(flights_.size(), {0u, 0u});
+  if (flights_.empty()) return;
+  for (const Walker& wk : state_.walkers) {
+    if (wk.phase != Phase::Walking) continue;
+    int32_t z = wk.flight;
+    if (z < 0 && wk.via >= 0) {
+      const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
+      const bool from = fg.from == wk.floor;
+      if (point_segment_sqr_distance(wk.pos, from ? fg.c[0] : fg.c[2], from ? fg.c[1] : fg.c[3]) <= kBandCountReach * kBandCountReach)
+        z = wk.via;
+    }
+    if (z < 0) continue;
+    ++stair_traffic_[static_cast<std::size_t>(z)][walk_sense(wk, static_cast<uint32_t>(z)) > 0 ? 0 : 1];
+  }
+}
+
+bool StationModel::stair_band(uint32_t w, uint32_t z, int sense, float* lo, float* hi, float* target) const {
+  // The walker's band on stair z, across the flight (the across_of coordinate):
+  // on its keep side, from 0.4 m off that wall to 0.2 m past the divide; the
+  // divide by the counts each way, each getting 30 % .. 70 % of the width, or
+  // the whole flight with nobody coming. False on a stair under 2 m wide or
+  // single file. `target`: the point its lane share gives.
+  const FlightGeom& fg = flights_[z];
+  if (fg.width < kBandStairWidth || scenario_.zones[z].single_file) return false;
+  const Walker& wk = state_.walkers[w];
+  const auto& n = stair_traffic_[z];
+  const uint32_t mine = n[sense > 0 ? 0 : 1], other = n[sense > 0 ? 1 : 0];
+  // q: distance from the keep-side wall. The keep side of a walk along `sense` x axis.
+  const V2 along = sense > 0 ? fg.axis : fg.axis * -1.0f;
+  const V2 keep = keep_right_ ? left_of(along) * -1.0f : left_of(along);
+  const float ks = dot(keep, fg.across) > 0.0f ? 1.0f : -1.0f;  // the keep wall at across = ks * W / 2
+  float q0 = kBandWallOff, q1 = fg.width - kBandWallOff;
+  if (other > 0) {
+    float share = static_cast<float>(mine) / static_cast<float>(mine + other);
+    share = share < kBandShareMin ? kBandShareMin : (share > 1.0f - kBandShareMin ? 1.0f - kBandShareMin : share);
+    q1 = share * fg.width - kBandPastDivide;
+  }
+  if (!(q1 > q0)) return false;
+  const float qt = q0 + 0.5f * (wk.lane_share + 1.0f) * (q1 - q0);
+  auto to_s = [&](float q) { return ks * (0.5f * fg.width - q); };
+  *lo = std::min(to_s(q0), to_s(q1));
+  *hi = std::max(to_s(q0), to_s(q1));
+  *target = to_s(qt);
+  return true;
+}
+
+V2 StationModel::stair_band_aim(uint32_t w, V2 drive) const {
+  // On a wide flight a walker outside its band "heads for a point 1 m further
+  // up the flight back inside it: towards the middle of the band from the
+  // centre side, or towards the band edge from the wall side. The sideways
+  // offset of that point is capped at 1 m." Inside it, the drive stands (sight
+  // yaw works as on any walk).
+  const Walker& wk = state_.walkers[w];
+  if (wk.flight < 0) return drive;
+  const auto z = static_cast<uint32_t>(wk.flight);
+  const int sense = walk_sense(wk, z);
+  float lo = 0, hi = 0, target = 0;
+  if (!stair_band(w, z, sense, &lo, &hi, &target)) return drive;
+  const FlightGeom& fg = flights_[z];
+  const float s = fg.across_of(wk.pos);
+  if (s >= lo && s <= hi) return drive;
+  const float mid = 0.5f * (lo + hi);
+  // From the centre side: toward the band's middle; from the wall side: to its edge.
+  const bool centre_side = std::fabs(s) < std::fabs(mid);
+  float want = centre_side ? mid : (s < lo ? lo : hi);
+  float off = want - s;
+  off = off > 1.0f ? 1.0f : (off < -1.0f ? -1.0f : off);
+  const V2 along = sense > 0 ? fg.axis : fg.axis * -1.0f;
+  return wk.pos + along * 1.0f + fg.across * off;
+}
+
 void StationModel::build_floor_hops() {
   // Fewest stairs from each floor to each other, along the directions each
   // stair may be walked (breadth first; -1: no chain of stairs leads there).
@@ -182,11 +269,15 @@ V2 StationModel::landing_goal(uint32_t w) const {
   // The point the walker drives at on its stair: on the far end's landing
   // line, at its own offset across the flight (kept a body and 0.1 m off the
   // side walls). "Legs through a gate or stair have no slack."
+  // On a wide stair: the point of its band its lane share gives (S38; "Walkers
+  // aim for that band at the mouth on the way in and on the way out").
   const Walker& wk = state_.walkers[w];
-  const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
+  const auto z = static_cast<uint32_t>(wk.via);
+  const FlightGeom& fg = flights_[z];
   const V2 far = fg.from == wk.floor ? fg.mid2 : fg.mid0;
   const float room = 0.5f * fg.width - wk.radius - 0.1f;
-  float s = fg.across_of(wk.pos);
+  float lo = 0, hi = 0, target = 0;
+  float s = stair_band(w, z, walk_sense(wk, z), &lo, &hi, &target) ? target : fg.across_of(wk.pos);
   s = room > 0.0f ? std::clamp(s, -room, room) : 0.0f;
   return far + fg.across * s;
 }

@@ -13,6 +13,7 @@ void StationModel::step(const Input& input) {
     const auto phase = phases_.scope(kInputs);
     crowd_fresh_.assign(floors_.size(), 0);  // the crowd costs follow the state (built on first use)
     apply_inputs(input);                     // 1. the tick's input events, in order
+    count_stair_traffic();  // the stairs' lane-band counts, from the state as the tick starts (stairs.cpp, S38)
   }
   {
     const auto phase = phases_.scope(kSpawn);

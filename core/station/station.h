@@ -73,6 +73,10 @@ inline constexpr float kApronSide = 1.0f;           ///< "across the mouth width
 inline constexpr float kApronAcross = 4.0f;         ///< "Crossing the front of the mouth costs up to 5 times its length (4 extra)"
 inline constexpr float kApronAlongShare = 0.15f;    ///< "along the mouth's axis costs only 15 % of that"
 inline constexpr float kApronIgnoreStair = 2.0f;    ///< "Someone heading for that mouth ignores its apron: ... 2 m of a stair mouth"
+inline constexpr float kBandStairWidth = 2.0f;      ///< seed 002: lane bands "On a stair at least 2 m wide that is not single file"
+inline constexpr float kBandWallOff = 0.4f;         ///< "out to 0.4 m off the side wall"
+inline constexpr float kBandCountReach = 6.0f;      ///< "those within 6 m of a mouth who have picked this stair"
+inline constexpr float kBandShareMin = 0.3f;        ///< "between 30 % and 70 %"
 inline constexpr float kSightHeight = 3.0f;         ///< seed 002: "Anyone within 3 m of that height sees them"
 inline constexpr float kPushHeight = 0.6f;          ///< "push on each other across the mouth when their heights are within 0.6 m"
 inline constexpr float kSwitchSavingS = 3.0f;       ///< seed 002: "switch only for a saving of at least 3 s"
@@ -769,6 +773,10 @@ class StationModel {
   float flight_seconds(uint32_t w, uint32_t z) const;
   int32_t choose_flight(uint32_t w) const;
   V2 landing_goal(uint32_t w) const;
+  void count_stair_traffic();
+  int walk_sense(const Walker& wk, uint32_t z) const;
+  bool stair_band(uint32_t w, uint32_t z, int sense, float* lo, float* hi, float* target) const;
+  V2 stair_band_aim(uint32_t w, V2 drive) const;
   V2 short_of_landing(uint32_t w, V2 p) const;
   void hand_over(uint32_t w, uint32_t z);
   void measure_phase();
@@ -839,6 +847,8 @@ class StationModel {
   /// Mouth aprons (S37), per floor one DirCost per routing cell: every stair mouth's on the floor
   /// (empty: none), and per stair (its index) the same without its own mouth's (empty: not on the floor).
   std::vector<std::vector<DirCost>> aprons_;
+  /// Per stair, this tick's traffic each way (S38): [0] toward mouth 2, [1] toward mouth 0.
+  std::vector<std::array<uint32_t, 2>> stair_traffic_;
   std::vector<std::vector<std::vector<DirCost>>> aprons_without_;
   /// The 0.7 m routing grid of each floor (grid.h), shared by copies of the model: it is built from the
   /// scenario once and never changes in part 1 (full attractors, which rebuild it, come with part 3).

@@ -527,3 +527,43 @@ TEST_CASE("seed 002 Route - mouth aprons: passing a stair's mouth bends round it
   }
   CHECK(seen > 10);
 }
+
+TEST_CASE("seed 002 Stair - lane bands on a wide stair: each way keeps its keep side, a one-way crowd the whole width (S38)", "[station][stairs]") {
+  // A 3 m stair with streams both ways (keep right): climbers (toward mouth 2,
+  // +x) keep to y < 2.5 (their right), descenders to y > 2.5. Counted as the
+  // share of walker-ticks on the flight on their own side.
+  auto run_stair = [](bool both_ways, double* keep_share, double* spread) {
+    Json j = stair_world();
+    j["floors"][0]["walkable"] = Json::array({rect(0, 0, 10, 5)});
+    j["floors"][1]["walkable"] = Json::array({rect(20, 0, 30, 5)});
+    j["zones"][0]["polygon"] = Json::array({{10, 4}, {10, 1}, {20, 1}, {20, 4}});
+    j["portals"] = Json::array({Json{{"id", "low"}, {"floor", "ground"}, {"polygon", rect(0, 0, 1.5f, 5)}, {"mode", "both"},
+                                     {"count", 30}, {"rate_per_min", 40}, {"target", "high"}},
+                                Json{{"id", "high"}, {"floor", "upper"}, {"polygon", rect(28.5f, 0, 30, 5)},
+                                     {"mode", both_ways ? "both" : "despawn"}, {"count", both_ways ? 30 : 0},
+                                     {"rate_per_min", 40}, {"target", "low"}}});
+    auto m = make(j);
+    uint64_t on = 0, kept = 0;
+    float lo = 99, hi = -99;
+    for (int k = 0; k < 2400; ++k) {
+      m.step(m.scripted_input());
+      for (const auto& w : m.state().walkers) {
+        if (w.phase != Phase::Walking || w.flight != 0 || w.pos.x < 12 || w.pos.x > 18) continue;
+        const bool up = w.floor == 0;  // climbers are tagged ground on the flight
+        ++on;
+        kept += (up ? w.pos.y < 2.5f : w.pos.y > 2.5f) ? 1 : 0;
+        if (up) lo = std::min(lo, w.pos.y), hi = std::max(hi, w.pos.y);
+      }
+    }
+    *keep_share = on ? static_cast<double>(kept) / static_cast<double>(on) : 0.0;
+    *spread = hi - lo;
+    CHECK(m.state().stats.done == m.state().stats.spawned);
+    return on;
+  };
+  double keep2 = 0, spread2 = 0, keep1 = 0, spread1 = 0;
+  REQUIRE(run_stair(true, &keep2, &spread2) > 1000u);
+  REQUIRE(run_stair(false, &keep1, &spread1) > 1000u);
+  std::printf("lane bands: two-way %.1f %% on the keep side; one-way climbers spread %.2f m\n", 100.0 * keep2, spread1);
+  CHECK(keep2 >= 0.99);   // both ways: the keep side (sight yaw alone, without the bands: 96.7 %)
+  CHECK(spread1 > 1.2f);  // one way: across the whole flight, not half of it
+}
