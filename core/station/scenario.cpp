@@ -92,17 +92,6 @@ bool polygons_overlap(const Polygon& a, const Polygon& b) {
   return false;
 }
 
-// Is the point on the floor's open walkable area (inside an outline and no solid)?
-bool on_open_floor(const FloorSpec& fl, V2 p) {
-  bool walk = false;
-  for (const auto& w : fl.walkable) walk = walk || inside(w, p);
-  if (!walk) return false;
-  for (const auto* set : {&fl.obstacles, &fl.holes, &fl.voids})
-    for (const auto& b : *set)
-      if (inside(b, p)) return false;
-  return true;
-}
-
 // Whole metres of a span for a message (a span of any finite floats: the conversion stays in range).
 std::string metres(double d) { return d < 1e15 ? std::to_string(static_cast<int64_t>(d)) : std::string("more than 10^15"); }
 
@@ -251,10 +240,10 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
       // Each mouth opens onto its floor: the point 0.1 m out of its middle is open floor.
       const V2 ax = e1 * (1.0f / l);
       const V2 m0 = (pg[0] + pg[1]) * 0.5f - ax * 0.1f, m2 = (pg[2] + pg[3]) * 0.5f + ax * 0.1f;
-      if (!on_open_floor(sc.floors[static_cast<std::size_t>(f0)], m0))
+      if (in_solid(sc, static_cast<uint32_t>(f0), m0))
         r.fail(zp + ".polygon", "mouth 0 (corners 0 -> 1) does not open onto floor \"" + sc.floors[static_cast<std::size_t>(f0)].id +
                                     "\": the floor must meet the mouth");
-      if (!on_open_floor(sc.floors[static_cast<std::size_t>(f1)], m2))
+      if (in_solid(sc, static_cast<uint32_t>(f1), m2))
         r.fail(zp + ".polygon", "mouth 2 (corners 2 -> 3) does not open onto floor \"" + sc.floors[static_cast<std::size_t>(f1)].id +
                                     "\": the floor must meet the mouth");
       for (std::size_t q = 0; q < z; ++q) {
