@@ -307,6 +307,16 @@ lockstep::Drawing StationModel::scene_drawing() const {
     for (const auto& p : fl.holes) d.shapes.push_back({K::Polygon, "hole", ring(p), 0, {}, -1, fi});
     for (const auto& p : fl.voids) d.shapes.push_back({K::Polygon, "void", ring(p), 0, {}, -1, fi});
     for (const auto& w : fl.walls) d.shapes.push_back({K::Line, "wall", {{w.x0, w.y0}, {w.x1, w.y1}}, 0, {}, -1, fi});
+    // Stairs: the flight is floor on both floors it joins, walled along its sides and across its far end.
+    for (std::size_t z = 0; z < flights_.size(); ++z) {
+      const FlightGeom& fg = flights_[z];
+      if (fg.from != f && fg.to != f) continue;
+      d.shapes.push_back({K::Polygon, "floor", ring(Polygon{fg.c[0], fg.c[1], fg.c[2], fg.c[3]}), 0, {}, -1, fi});
+      for (const Wall& w : floors_[f].walls)
+        if ((w.kind == WallKind::Flight || w.kind == WallKind::Landing) && w.blocker == static_cast<int32_t>(z))
+          d.shapes.push_back({K::Line, "wall", {point_of(w.a), point_of(w.b)}, 0, {}, -1, fi});
+      d.shapes.push_back({K::Label, "floor", {point_of((fg.mid0 + fg.mid2) * 0.5f)}, 0, scenario_.zones[z].id, -1, fi});
+    }
   }
   for (std::size_t p = 0; p < scenario_.portals.size() && p < portals_.size(); ++p) {
     const auto fi = portals_[p].floor;
