@@ -479,6 +479,7 @@ void StationModel::begin_leg(uint32_t w) {
 void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
   pass_waypoint(w);
   V2 corner = route_corner(w);
+  reweigh_stair(w, corner);
   check_crowd_ahead(w, corner);
   recheck_leg(w, corner);
   // The drive point the walker steers for; progress (and the recovery) is
@@ -529,6 +530,7 @@ bool StationModel::plan_may_search(uint32_t w) const {
   if (waypoint_reached(w) && rt.next + 1 >= rt.waypoints.size()) return true;  // pass_waypoint: the next anchor's path
   if (wk.crowd_check_s - kDt <= 0.0f) return true;                            // check_crowd_ahead: the 2 s check
   if (wk.recheck_s - kDt <= 0.0f) return true;                                // recheck_leg: a rebuild if the leg clips
+  if (reweigh_due(w)) return true;                                             // reweigh_stair: a switch rebuilds
   // recover_if_stuck: the timer runs by kDt at most (begin_leg and progress only lower it).
   return wk.stuck_s + kDt >= scenario_.unstick_s;
 }

@@ -282,6 +282,22 @@ V2 StationModel::landing_goal(uint32_t w) const {
   return far + fg.across * s;
 }
 
+bool StationModel::reweigh_due(uint32_t w) const {
+  // "They re-weigh about once a second": every 20 ticks, staggered by the
+  // walker's index so a crowd does not re-weigh on one tick (S33). Not on a
+  // flight, where the choice is final.
+  const Walker& wk = state_.walkers[w];
+  return wk.via >= 0 && wk.flight < 0 && (state_.tick + w) % kReweighTicks == 0;
+}
+
+void StationModel::reweigh_stair(uint32_t w, V2& corner) {
+  // A switch (another stair 3 s cheaper, the held one not yet final) plans the path anew.
+  if (!reweigh_due(w) || choose_flight(w) == state_.walkers[w].via) return;
+  rebuild_path(w);
+  ++plan_counts_[w][kCountRebuilt];
+  corner = route_corner(w);
+}
+
 V2 StationModel::short_of_landing(uint32_t w, V2 p) const {
   const Walker& wk = state_.walkers[w];
   const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];

@@ -79,6 +79,7 @@ inline constexpr float kBandCountReach = 6.0f;      ///< "those within 6 m of a 
 inline constexpr float kBandShareMin = 0.3f;        ///< "between 30 % and 70 %"
 inline constexpr float kSightHeight = 3.0f;         ///< seed 002: "Anyone within 3 m of that height sees them"
 inline constexpr float kPushHeight = 0.6f;          ///< "push on each other across the mouth when their heights are within 0.6 m"
+inline constexpr uint64_t kReweighTicks = 20;        ///< seed 002: "They re-weigh about once a second" (20 ticks at 20 Hz)
 inline constexpr float kSwitchSavingS = 3.0f;       ///< seed 002: "switch only for a saving of at least 3 s"
 inline constexpr float kFinalChoiceM = 2.0f;        ///< seed 002: "Within 2 m of the held mouth the choice is final"
 inline constexpr float kLaneCloseM = 6.0f;        ///< m: a leg into the goal closes the shift over its last 6 m
@@ -778,6 +779,8 @@ class StationModel {
   bool stair_band(uint32_t w, uint32_t z, int sense, float* lo, float* hi, float* target) const;
   V2 stair_band_aim(uint32_t w, V2 drive) const;
   V2 short_of_landing(uint32_t w, V2 p) const;
+  bool reweigh_due(uint32_t w) const;
+  void reweigh_stair(uint32_t w, V2& corner);
   void hand_over(uint32_t w, uint32_t z);
   void measure_phase();
 

@@ -553,3 +553,39 @@ TEST_CASE("seed 002 Stair - lane bands on a wide stair: each way keeps its keep 
   CHECK(keep2 >= 0.99);   // both ways: the keep side (sight yaw alone, without the bands: 96.7 %)
   CHECK(spread1 > 1.2f);  // one way: across the whole flight, not half of it
 }
+
+TEST_CASE("seed 002 Stair - the choice is re-weighed about once a second, and switches only for 3 s (S33)", "[station][stairs]") {
+  // "They re-weigh about once a second and switch only for a saving of at
+  // least 3 s." Two like stairs 14 m apart; the walker, heading for the
+  // nearer (a), is moved (a test's hand) next to the other's mouth: within 20
+  // ticks its choice is b, with no other reason to plan again (an open floor,
+  // a clear leg, no crowd).
+  Json j;
+  j["model"] = "station";
+  j["floors"] = Json::array({Json{{"id", "ground"}, {"z", 0}, {"walkable", Json::array({rect(0, 0, 10, 20)})}},
+                             Json{{"id", "upper"}, {"z", 5}, {"walkable", Json::array({rect(30, 0, 40, 20)})}}});
+  j["zones"] = Json::array({Json{{"id", "a"}, {"kind", "stair"}, {"pair_id", "a"}, {"floor", "ground"}, {"to_floor", "upper"},
+                                 {"polygon", Json::array({{10, 4}, {10, 2}, {30, 2}, {30, 4}})}},
+                            Json{{"id", "b"}, {"kind", "stair"}, {"pair_id", "b"}, {"floor", "ground"}, {"to_floor", "upper"},
+                                 {"polygon", Json::array({{10, 18}, {10, 16}, {30, 16}, {30, 18}})}}});
+  j["portals"] = Json::array({Json{{"id", "high"}, {"floor", "upper"}, {"polygon", rect(38, 0, 40, 20)}, {"mode", "despawn"}}});
+  j["walkers"] = Json::array({stair_walker({3, 5}, "ground", "high")});
+  auto m = make(j);
+  m.step(m.scripted_input());
+  REQUIRE(m.state().walkers[0].via == 0);
+  m.mutable_state().walkers[0].pos = {3, 15};  // b is now 10 m nearer: 7.5 s at 1.34 m/s
+  const uint32_t rebuilt = m.state().stats.rebuilt_paths;
+  int switched = -1;
+  for (int k = 0; k < 20 && switched < 0; ++k) {
+    m.step(m.scripted_input());
+    if (m.state().walkers[0].via == 1) switched = k;
+  }
+  CHECK(switched >= 0);
+  CHECK(m.state().stats.rebuilt_paths == rebuilt + 1);  // the switch's own rebuild
+  // A saving under 3 s keeps the held stair: moved 2 m (1.5 s) toward b from the middle, it stays with a.
+  auto m2 = make(j);
+  m2.step(m2.scripted_input());
+  m2.mutable_state().walkers[0].pos = {3, 11};  // 1 m nearer b's mouth than a's, about 1.5 s
+  run(m2, 40);
+  CHECK(m2.state().walkers[0].via == 0);
+}
