@@ -787,11 +787,30 @@ int32_t NavGrid::heap_pop(Scratch& s) {
 
 std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const std::vector<float>* extra_cost,
                                      const std::vector<DirCost>* dir_cost, const LinearField* lin) const {
+  check_costs("find_path", extra_cost, dir_cost, lin);
+  return search_path(a, goal, radius, extra_cost, dir_cost, lin);
+}
+
+CheckedDirCosts NavGrid::check_dir_costs(std::vector<DirCost> cells) const {
+  check_costs("check_dir_costs", nullptr, &cells, nullptr);
+  return CheckedDirCosts(std::move(cells));
+}
+
+std::vector<Vec2> NavGrid::find_path(Vec2 a, Vec2 goal, float radius, const CheckedDirCosts& dir_cost, const LinearField* lin) const {
+  const std::size_t un = static_cast<std::size_t>(cell_count());
+  if (dir_cost.cells().size() != un)
+    bad("find_path", "the checked dir_cost has " + std::to_string(dir_cost.cells().size()) + " values, the grid has " +
+                         std::to_string(un) + " cells");
+  check_costs("find_path", nullptr, nullptr, lin);
+  return search_path(a, goal, radius, nullptr, &dir_cost.cells(), lin);
+}
+
+std::vector<Vec2> NavGrid::search_path(Vec2 a, Vec2 goal, float radius, const std::vector<float>* extra_cost,
+                                       const std::vector<DirCost>* dir_cost, const LinearField* lin) const {
   if (!finite(a)) bad("find_path", "the start point is NaN or infinite");
   if (!finite(goal)) bad("find_path", "the goal point is NaN or infinite");
   if (!finite(radius) || radius < 0.0f || radius > kMaxRadius_m)
     bad("find_path", "the radius must be 0 .. " + std::to_string(kMaxRadius_m) + " m, got " + std::to_string(radius));
-  check_costs("find_path", extra_cost, dir_cost, lin);
   const Soft sc = Soft::make(extra_cost, dir_cost, lin, nx_, ny_);
   std::unique_ptr<Scratch> held = take_scratch();
   Scratch& s = *held;

@@ -78,6 +78,21 @@ struct DirCost {
   float per_metre(Vec2 u) const { return xx * u.x * u.x + 2.0f * xy * u.x * u.y + yy * u.y * u.y; }
 };
 
+/// A DirCost field checked once against a grid (NavGrid::check_dir_costs), for
+/// a caller that passes the same fixed field to many searches (the station's
+/// mouth aprons): find_path takes it without scanning every cell again. A
+/// default one is empty, and no search takes it.
+class CheckedDirCosts {
+ public:
+  CheckedDirCosts() = default;
+  const std::vector<DirCost>& cells() const { return cells_; }
+
+ private:
+  friend class NavGrid;
+  explicit CheckedDirCosts(std::vector<DirCost> cells) : cells_(std::move(cells)) {}
+  std::vector<DirCost> cells_;
+};
+
 /// A cost per metre linear in the step's direction, clamped: a step along the
 /// unit u costs clamp(c0 + cx*ux + cy*uy, 0, cap) per metre (seed "Route",
 /// Crowds: the felt density is linear in the walker's direction, its excess
@@ -230,6 +245,11 @@ class NavGrid {
   /// otherwise), added too inside its window (the crowd cost).
   std::vector<Vec2> find_path(Vec2 a, Vec2 goal, float radius, const std::vector<float>* extra_cost = nullptr,
                               const std::vector<DirCost>* dir_cost = nullptr, const LinearField* lin = nullptr) const;
+  /// `cells` checked as find_path checks a dir_cost (InputError the same), once.
+  CheckedDirCosts check_dir_costs(std::vector<DirCost> cells) const;
+  /// find_path with a field checked before: only its size is checked again (InputError if it is
+  /// not this grid's cell_count(), e.g. an empty one or another grid's).
+  std::vector<Vec2> find_path(Vec2 a, Vec2 goal, float radius, const CheckedDirCosts& dir_cost, const LinearField* lin) const;
   /// The soft cost of walking a polyline: the sum over the cells it crosses of
   /// (length inside the cell) x extra_cost[cell], over its first max_length_m
   /// metres only. Seed "Route": "checks the next 15 m of its path against the
@@ -298,6 +318,8 @@ class NavGrid {
   float clearance_of_segment(Vec2 a, Vec2 b, float cap, float stop_below) const;
   bool segment_keeps(Vec2 a, Vec2 b, float radius) const;
   float soft_segment(Vec2 a, Vec2 b, const Soft& soft) const;
+  std::vector<Vec2> search_path(Vec2 a, Vec2 goal, float radius, const std::vector<float>* extra_cost,
+                                const std::vector<DirCost>* dir_cost, const LinearField* lin) const;
   void check_costs(const char* where, const std::vector<float>* extra, const std::vector<DirCost>* dir,
                    const LinearField* lin) const;
   template <class F>

@@ -11,12 +11,13 @@
 namespace lockstep::station {
 
 std::vector<V2> StationModel::plan_path(uint32_t floor, V2 from, V2 to, float radius, const LinearField* crowd,
-                                        const std::vector<DirCost>* aprons) const {
+                                        const CheckedDirCosts* aprons) const {
   // seed 002, Route: the 0.7 m grid's path round obstacles, holes and voids, with the wall comfort cost
   // and the straight cuts that keep the body clear (grid.h, docs/station-grid.md). Its first point is
   // `from` (or its snap onto the grid), its last `to` (or its snap). No path: the straight line, so the
   // walker still drives and recovery can act.
-  std::vector<V2> p = grids_[floor]->find_path(from, to, radius, nullptr, aprons, crowd);
+  std::vector<V2> p = aprons ? grids_[floor]->find_path(from, to, radius, *aprons, crowd)
+                             : grids_[floor]->find_path(from, to, radius, nullptr, nullptr, crowd);
   if (p.size() < 2) return {to};
   p.erase(p.begin());
   return p;

@@ -51,7 +51,7 @@ void StationModel::build_aprons() {
   // (its centre); overlapping aprons add.
   const std::size_t nf = floors_.size(), nz = flights_.size();
   aprons_.assign(nf, {});
-  aprons_without_.assign(nf, std::vector<std::vector<DirCost>>(nz));
+  aprons_without_.assign(nf, std::vector<CheckedDirCosts>(nz));
   for (uint32_t f = 0; f < nf; ++f) {
     const NavGrid& grid = *grids_[f];
     const auto cells = static_cast<std::size_t>(grid.cell_count());
@@ -82,15 +82,15 @@ void StationModel::build_aprons() {
       }
       return s;
     };
-    aprons_[f] = sum(-1);
+    aprons_[f] = grid.check_dir_costs(sum(-1));
     for (uint32_t z = 0; z < nz; ++z)
-      if (!own[z].empty()) aprons_without_[f][z] = sum(static_cast<int32_t>(z));
+      if (!own[z].empty()) aprons_without_[f][z] = grid.check_dir_costs(sum(static_cast<int32_t>(z)));
   }
 }
 
-const std::vector<DirCost>* StationModel::apron_view(uint32_t w) const {
+const CheckedDirCosts* StationModel::apron_view(uint32_t w) const {
   const Walker& wk = state_.walkers[w];
-  if (aprons_[wk.floor].empty()) return nullptr;
+  if (aprons_[wk.floor].cells().empty()) return nullptr;
   if (wk.via >= 0) {
     const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
     const bool from = fg.from == wk.floor;
@@ -275,11 +275,9 @@ V2 StationModel::landing_goal(uint32_t w) const {
   const auto z = static_cast<uint32_t>(wk.via);
   const FlightGeom& fg = flights_[z];
   const V2 far = fg.from == wk.floor ? fg.mid2 : fg.mid0;
-  const float room = 0.5f * fg.width - wk.radius - 0.1f;
   float lo = 0, hi = 0, target = 0;
-  float s = stair_band(w, z, walk_sense(wk, z), &lo, &hi, &target) ? target : fg.across_of(wk.pos);
-  s = room > 0.0f ? std::clamp(s, -room, room) : 0.0f;
-  return far + fg.across * s;
+  const float s = stair_band(w, z, walk_sense(wk, z), &lo, &hi, &target) ? target : fg.across_of(wk.pos);
+  return far + fg.across * fg.inside_offset(s, wk.radius);
 }
 
 bool StationModel::reweigh_due(uint32_t w) const {
@@ -356,10 +354,7 @@ void StationModel::hand_over(uint32_t w, uint32_t z) {
   wk.via = -1;
   const V2 out = up ? fg.axis : fg.axis * -1.0f;
   const V2 line = up ? fg.mid2 : fg.mid0;
-  const float room = 0.5f * fg.width - wk.radius - 0.1f;
-  float s = fg.across_of(wk.pos);
-  s = room > 0.0f ? std::clamp(s, -room, room) : 0.0f;
-  const V2 foot = line + fg.across * s;
+  const V2 foot = line + fg.across * fg.inside_offset(fg.across_of(wk.pos), wk.radius);
   float leg = kFirstLeg;
   if (!segment_clear(wk.floor, foot, foot + out * kFirstLeg, wk.radius)) leg = kFirstLegNearWall;
   wk.step_off = foot + out * leg;

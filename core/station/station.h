@@ -627,6 +627,11 @@ struct FlightGeom {
     const float a = along_of(p), s = across_of(p);
     return a >= 0.0f && a <= length && s >= -0.5f * width && s <= 0.5f * width;
   }
+  /// An offset across the flight kept a body of `radius` and 0.1 m off its side walls (0 when none fits).
+  float inside_offset(float s, float radius) const {
+    const float room = 0.5f * width - radius - 0.1f;
+    return room > 0.0f ? (s < -room ? -room : (s > room ? room : s)) : 0.0f;
+  }
   /// The floor whose mouth is at the far end for a walker on `floor`.
   uint32_t other(uint32_t floor) const { return floor == from ? to : from; }
 };
@@ -743,10 +748,10 @@ class StationModel {
   /// The seam for the routing grid (route.cpp): corners from `from` to `to`, the last being `to`.
   /// `crowd`: the crowd field as the walker feels it (crowd_view), or nullptr.
   std::vector<V2> plan_path(uint32_t floor, V2 from, V2 to, float radius, const LinearField* crowd = nullptr,
-                            const std::vector<DirCost>* aprons = nullptr) const;
+                            const CheckedDirCosts* aprons = nullptr) const;
   /// The mouth aprons walker w's path pays on its floor (nullptr: none on it): every stair mouth's, but
   /// not the one of the stair it heads for once it is within 2 m of that mouth (seed 002, Route; S37).
-  const std::vector<DirCost>* apron_view(uint32_t w) const;
+  const CheckedDirCosts* apron_view(uint32_t w) const;
   void build_aprons();
   /// The goal point of portal p as seen from `from`: its nearest point, nudged 0.3 m inward (S6).
   V2 portal_goal(uint32_t portal, V2 from) const;
@@ -847,12 +852,13 @@ class StationModel {
   std::vector<FlightGeom> flights_;  ///< one per zone (stairs), scenario order
   std::vector<float> floors_z_;      ///< each floor's height (the scenario's z)
   std::vector<int32_t> hops_;        ///< fewest stairs from floor a to floor b at [a * floors + b], -1 none
-  /// Mouth aprons (S37), per floor one DirCost per routing cell: every stair mouth's on the floor
-  /// (empty: none), and per stair (its index) the same without its own mouth's (empty: not on the floor).
-  std::vector<std::vector<DirCost>> aprons_;
+  /// Mouth aprons (S37), per floor one DirCost per routing cell, checked by the floor's grid once:
+  /// every stair mouth's on the floor (empty: none), and per stair (its index) the same without its
+  /// own mouth's (empty: not on the floor).
+  std::vector<CheckedDirCosts> aprons_;
+  std::vector<std::vector<CheckedDirCosts>> aprons_without_;
   /// Per stair, this tick's traffic each way (S38): [0] toward mouth 2, [1] toward mouth 0.
   std::vector<std::array<uint32_t, 2>> stair_traffic_;
-  std::vector<std::vector<std::vector<DirCost>>> aprons_without_;
   /// The 0.7 m routing grid of each floor (grid.h), shared by copies of the model: it is built from the
   /// scenario once and never changes in part 1 (full attractors, which rebuild it, come with part 3).
   std::vector<std::shared_ptr<const NavGrid>> grids_;

@@ -35,12 +35,8 @@ float least_where(P holds, float lo, float hi) {
 template <class P>
 float greatest_where(P holds, float lo, float hi) {
   if (holds(hi)) return hi;
-  uint32_t a = order_key(lo), b = order_key(hi);  // holds(a) true, holds(b) false
-  while (b - a > 1) {
-    const uint32_t m = a + (b - a) / 2;
-    (holds(from_order_key(m)) ? a : b) = m;
-  }
-  return from_order_key(a);
+  // The float just below the least one where it no longer holds (which lies above lo).
+  return from_order_key(order_key(least_where([&](float x) { return !holds(x); }, lo, hi)) - 1);
 }
 
 }  // namespace

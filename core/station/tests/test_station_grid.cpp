@@ -417,6 +417,20 @@ TEST_CASE("Route a mouth apron costs more crossing it than walking along its axi
     bad[5] = DirCost{1.0f, 2.0f, 1.0f};
     CHECK_THROWS_WITH(g.find_path({2, 2}, {18, 2}, r, nullptr, &bad), Catch::Contains("dir_cost[5]"));
   }
+  SECTION("checked once, the field routes the same, and is refused on the same terms") {
+    const CheckedDirCosts checked = g.check_dir_costs(apron);
+    CHECK(g.find_path({2, 2}, {18, 2}, r, checked, nullptr) == g.find_path({2, 2}, {18, 2}, r, nullptr, &apron));
+    auto bad = apron;
+    bad[5] = DirCost{1.0f, 2.0f, 1.0f};
+    CHECK_THROWS_WITH(g.check_dir_costs(bad), Catch::Contains("dir_cost[5]"));
+    // A field checked by another grid (other cells), or none, is no field for this one.
+    GridInput small;
+    small.walkable.push_back(rect(0, 0, 5, 5));
+    const NavGrid other(small);
+    const CheckedDirCosts theirs = other.check_dir_costs(std::vector<DirCost>(static_cast<std::size_t>(other.cell_count())));
+    CHECK_THROWS_WITH(g.find_path({2, 2}, {18, 2}, r, theirs, nullptr), Catch::Contains("the checked dir_cost has"));
+    CHECK_THROWS_AS(g.find_path({2, 2}, {18, 2}, r, CheckedDirCosts{}, nullptr), InputError);
+  }
 }
 
 TEST_CASE("Route the crowd cost of the next 15 m", "[grid][station]") {

@@ -271,6 +271,41 @@ TEST_CASE("seed 002 Stair - zones refused by JSON path", "[station][stairs][scen
        },
        "$.zones[0].polygon: the flight overlaps a solid"},
       {"placed on the flight", [](Json& j) { j["walkers"] = Json::array({stair_walker({15, 2}, "ground", "high")}); }, ""},
+      {"no id", [](Json& j) { j["zones"][0]["id"] = ""; }, "$.zones[0].id: expected a zone id"},
+      {"a second zone with its id and pair", [](Json& j) {
+         j["zones"].push_back(j["zones"][0]);
+         j["zones"][1]["polygon"] = Json::array({{10, 3.9}, {10, 3.1}, {20, 3.1}, {20, 3.9}});
+       },
+       "$.zones[1].id: duplicate zone id \"stair\""},
+      {"a second zone sharing the pair", [](Json& j) {
+         j["zones"].push_back(j["zones"][0]);
+         j["zones"][1]["id"] = "other";
+       },
+       "$.zones[1].pair_id: zone \"stair\" has pair_id \"s\" too"},
+      {"no to_floor", [](Json& j) { j["zones"][0]["to_floor"] = ""; }, "$.zones[0].to_floor: a stair joins two floors"},
+      {"too short", [](Json& j) { j["zones"][0]["polygon"] = Json::array({{10, 3}, {10, 1}, {10.4, 1}, {10.4, 3}}); }, "m long"},
+      {"mouth 2 off its floor", [](Json& j) { j["floors"][1]["walkable"] = Json::array({rect(21, 0, 30, 4)}); },
+       "mouth 2 (corners 2 -> 3) does not open onto floor \"upper\""},
+      {"overlapping flights", [](Json& j) {
+         j["zones"].push_back(j["zones"][0]);
+         j["zones"][1]["id"] = "other";
+         j["zones"][1]["pair_id"] = "o";
+         j["zones"][1]["polygon"] = Json::array({{10, 3.9}, {10, 2.5}, {20, 2.5}, {20, 3.9}});
+       },
+       "$.zones[1].polygon: overlaps zone \"stair\"'s flight"},
+      {"a spawning portal's target up a one-way stair going down", [](Json& j) {
+         j["zones"][0]["dir"] = "against";
+         j["portals"][0]["mode"] = "both";
+         j["portals"][0]["count"] = 3;
+         j["portals"][0]["target"] = "high";
+       },
+       "$.portals[0].target: portal \"high\" is on floor \"upper\" and portal \"low\" on floor \"ground\": no stair"},
+      {"a rotation that reaches no portal", [](Json& j) {
+         j["zones"][0]["dir"] = "against";
+         j["portals"][0]["mode"] = "both";
+         j["portals"][0]["count"] = 3;
+       },
+       "$.portals[0]: spawns walkers but no portal that accepts arrivals is on its floor or up or down a stair from it"},
       {"placed beside the flight", [](Json& j) { j["walkers"] = Json::array({stair_walker({15, 3.5f}, "ground", "high")}); },
        "$.walkers[0].position: the walker stands outside the walkable floor"},
   };
@@ -396,6 +431,16 @@ TEST_CASE("seed 002 Stair - a state after a hand-over restores and steps on to t
   s4.routes[0].leg_start = {5, 2};
   s4.routes[0].waypoints = {{29, 2}};
   CHECK_THROWS_WITH(m4.set_state(s4), Catch::Contains("walkers[0].floor"));
+  // The stair fields name a stair on the walker's floor, or -1.
+  auto s5 = m3.state();
+  s5.walkers[0].via = 7;
+  CHECK_THROWS_WITH(m3.set_state(s5), Catch::Contains("walkers[0].via: no stair 7"));
+  s5 = m3.state();
+  s5.walkers[0].flight = -2;
+  CHECK_THROWS_WITH(m3.set_state(s5), Catch::Contains("walkers[0].flight"));
+  s5 = m3.state();
+  s5.walkers[0].off_flight = 1;
+  CHECK_THROWS_WITH(m3.set_state(s5), Catch::Contains("walkers[0].off_flight"));
 }
 
 TEST_CASE("seed 002 Stair - on a flight a walker keeps a tread more free before the one ahead (S35)", "[station][stairs]") {
@@ -494,13 +539,13 @@ TEST_CASE("seed 002 Route - mouth aprons: passing a stair's mouth bends round it
   gi.walkable.push_back(GridPolygon{{{0, 0}, {10, 0}, {10, 4}, {0, 4}}});
   gi.walkable.push_back(GridPolygon{{{10, 3}, {10, 1}, {20, 1}, {20, 3}}});
   const NavGrid g(gi);  // the same outlines, origin and cells as the model's ground floor
-  REQUIRE(static_cast<std::size_t>(g.cell_count()) == far->size());
+  REQUIRE(static_cast<std::size_t>(g.cell_count()) == far->cells().size());
   int seen = 0;
   for (int32_t c = 0; c < g.cell_count(); ++c) {
     const V2 p = g.cell_center(c);
     const float depth = 10.0f - p.x, fade = 1.0f - depth / 4.0f;
     const bool in = depth >= 0.0f && depth <= 4.0f && p.y >= 0.0f && p.y <= 4.0f;
-    const DirCost& d = (*far)[static_cast<std::size_t>(c)];
+    const DirCost& d = far->cells()[static_cast<std::size_t>(c)];
     if (in) {
       ++seen;
       CHECK(d.per_metre({0, 1}) == Approx(4.0f * fade).margin(1e-4));   // across the front
@@ -509,7 +554,7 @@ TEST_CASE("seed 002 Route - mouth aprons: passing a stair's mouth bends round it
       CHECK(d.per_metre({0, 1}) == 0.0f);
       CHECK(d.per_metre({1, 0}) == 0.0f);
     }
-    CHECK((*near)[static_cast<std::size_t>(c)].per_metre({0, 1}) == 0.0f);  // the only apron, its own
+    CHECK(near->cells()[static_cast<std::size_t>(c)].per_metre({0, 1}) == 0.0f);  // the only apron, its own
   }
   CHECK(seen > 10);
 }
