@@ -471,7 +471,7 @@ void StationModel::accelerations(float h, uint32_t begin, uint32_t end) {
   const float fric_cap_wall = 1.0f / h;  // ... and at most stop a body's sliding along a wall
   for (uint32_t i = begin; i < end; ++i) {
     const Walker& w = state_.walkers[i];
-    if (w.phase != Phase::Walking) continue;
+    if (w.phase != Phase::Walking || on_belt(w)) continue;  // "Social forces are not applied on the belt"
     FixSum ax = 0, ay = 0;
     const V2 e = w.dir;
     for (uint32_t k = nb_start_[i]; k < nb_start_[i + 1]; ++k) {
@@ -591,7 +591,7 @@ void StationModel::integrate(float h, uint32_t begin, uint32_t end) {
   const float den = 1.0f + h / kTau;
   for (uint32_t i = begin; i < end; ++i) {
     Walker& w = state_.walkers[i];
-    if (w.phase != Phase::Walking) continue;
+    if (w.phase != Phase::Walking || on_belt(w)) continue;  // the belt carries its riders (connectors phase)
     const V2 a = acc_[i];
     // The driving term relaxes toward the headway speed min(v0, gap / T).
     // Along my direction of motion (dir, or dir slid along a wall), the

@@ -394,11 +394,12 @@ LinearField StationModel::crowd_view(uint32_t w) const {
 bool StationModel::crowd_check_exempt(const Walker& w) const {
   // seed 002: "This check is not made by walkers who are queued, on a door-line
   // aim, waiting at a crossing curb, captured, held, on a belt, or inside a
-  // connector." Of those, stairs exist so far: a walker on a flight is not
-  // checked. A walker in recovery (its muted obstacle's 1.6 s) is not checked either.
+  // connector." Of those, stairs and belts exist so far: a walker on a flight
+  // or a belt is not checked, nor one in line for a belt (waiting_for_belt, S42).
+  // A walker in recovery (its muted obstacle's 1.6 s) is not checked either.
   // Off a flight, its first leg straight out is not replanned either (seed 002: "A train door line or a gate
   // queue does not take over their heading until then either").
-  return w.ignore_blocker >= 0 || w.flight >= 0 || w.off_flight >= 0;
+  return w.ignore_blocker >= 0 || w.flight >= 0 || w.off_flight >= 0 || waiting_for_belt(w);
 }
 
 // "Every 2 s each walker checks the next 15 m of its path against the crowd as
@@ -478,6 +479,14 @@ void StationModel::begin_leg(uint32_t w) {
 // own route and plan fields (never pos or vel: a recovery's sideways velocity
 // is returned in `kick` and applied after every walker has planned).
 void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
+  if (on_belt(state_.walkers[w])) {
+    // "On a one-file belt, the stuck timer is cleared and the belt spacing is
+    // left in charge": a rider faces the belt's way and plans nothing.
+    Walker& wk = state_.walkers[w];
+    wk.stuck_s = 0.0f;
+    wk.drive = wk.pos + flights_[static_cast<std::size_t>(wk.flight)].travel();
+    return;
+  }
   pass_waypoint(w);
   V2 corner = route_corner(w);
   reweigh_stair(w, corner);
@@ -528,6 +537,7 @@ bool StationModel::plan_may_search(uint32_t w) const {
   // The same float operations as the phases below, on this tick's state.
   const Walker& wk = state_.walkers[w];
   const Route& rt = state_.routes[w];
+  if (on_belt(wk)) return false;                                                  // a rider plans nothing
   if (waypoint_reached(w) && rt.next + 1 >= rt.waypoints.size()) return true;  // pass_waypoint: the next anchor's path
   if (wk.crowd_check_s - kDt <= 0.0f) return true;                            // check_crowd_ahead: the 2 s check
   if (wk.recheck_s - kDt <= 0.0f) return true;                                // recheck_leg: a rebuild if the leg clips
@@ -684,6 +694,12 @@ void StationModel::recover_if_stuck(uint32_t w, V2 drive, std::vector<uint8_t>& 
   // If a walking body makes no progress for unstick_s (default 3 s), or creeps
   // in a hall for that long" (S9: progress = 0.3 m closer than the best so far).
   const float d = length(drive - wk.pos);
+  if (waiting_for_belt(wk)) {
+    // In line for a belt, standing is waiting, not being stuck (S42).
+    wk.progress_ref = d;
+    wk.stuck_s = 0.0f;
+    return;
+  }
   if (d < wk.progress_ref - kProgressStep) {
     wk.progress_ref = d;
     wk.stuck_s = 0.0f;

@@ -190,7 +190,7 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
     }
   }
 
-  // Zones (issue 19; docs/station-connectors.md): stairs so far.
+  // Zones (issue 19; docs/station-connectors.md): stairs and escalators so far.
   {
     float body = sample_body(pop, 1.0f).radius;  // the largest body that may use a flight
     for (const auto& ws : sc.walkers) body = ws.radius > body ? ws.radius : body;
@@ -200,20 +200,26 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
       if (zs.id.empty()) r.fail(zp + ".id", "expected a zone id");
       for (std::size_t q = 0; q < z; ++q)
         if (sc.zones[q].id == zs.id) r.fail(zp + ".id", "duplicate zone id \"" + zs.id + "\"");
-      if (zs.kind == "escalator" || zs.kind == "gate" || zs.kind == "elevator")
-        r.fail(zp + ".kind", "\"" + zs.kind + "\" zones are not built yet; only \"stair\" is");
-      if (zs.kind != "stair") r.fail(zp + ".kind", "expected \"stair\", got \"" + zs.kind + "\"");
-      if (zs.pair_id.empty()) r.fail(zp + ".pair_id", "a stair needs a pair_id (seed 002: a zone with a pair_id that is not an escalator)");
+      if (zs.kind == "gate" || zs.kind == "elevator")
+        r.fail(zp + ".kind", "\"" + zs.kind + "\" zones are not built yet; only \"stair\" and \"escalator\" are");
+      const bool esc = zs.kind == "escalator";
+      if (zs.kind != "stair" && !esc) r.fail(zp + ".kind", "expected \"stair\" or \"escalator\", got \"" + zs.kind + "\"");
+      const std::string what = esc ? "an escalator" : "a stair";
+      if (zs.pair_id.empty()) r.fail(zp + ".pair_id", what + " needs a pair_id (seed 002: a zone with a pair_id)");
       for (std::size_t q = 0; q < z; ++q)
         if (sc.zones[q].pair_id == zs.pair_id)
-          r.fail(zp + ".pair_id", "zone \"" + sc.zones[q].id + "\" has pair_id \"" + zs.pair_id + "\" too: a stair is one zone, both its mouths");
+          r.fail(zp + ".pair_id", "zone \"" + sc.zones[q].id + "\" has pair_id \"" + zs.pair_id + "\" too: " + what + " is one zone, both its mouths");
       const int32_t f0 = floor_index(sc, zs.floor), f1 = floor_index(sc, zs.to_floor);
       if (f0 < 0) r.fail(zp + ".floor", "no floor \"" + zs.floor + "\" (floors: " + floor_ids(sc) + ")");
-      if (zs.to_floor.empty()) r.fail(zp + ".to_floor", "a stair joins two floors: expected the floor of its mouth 2");
+      if (zs.to_floor.empty()) r.fail(zp + ".to_floor", what + " joins two floors: expected the floor of its mouth 2");
       if (f1 < 0) r.fail(zp + ".to_floor", "no floor \"" + zs.to_floor + "\" (floors: " + floor_ids(sc) + ")");
-      if (f0 == f1) r.fail(zp + ".to_floor", "the same floor as its mouth 0's: a stair joins two floors");
+      if (f0 == f1) r.fail(zp + ".to_floor", "the same floor as its mouth 0's: " + what + " joins two floors");
       if (zs.dir != "both" && zs.dir != "along" && zs.dir != "against")
         r.fail(zp + ".dir", "expected \"both\", \"along\" or \"against\", got \"" + zs.dir + "\"");
+      else if (esc && zs.dir == "both")
+        r.fail(zp + ".dir", "an escalator runs one way (seed 002): expected \"along\" (floor -> to_floor) or \"against\"");
+      if (esc && !(zs.belt_speed >= kMinBeltSpeed && zs.belt_speed <= kMaxBeltSpeed))
+        r.fail(zp + ".belt_speed", "expected " + num_text(kMinBeltSpeed) + " .. " + num_text(kMaxBeltSpeed) + " m/s");
       if (!(zs.speed_factor >= kMinStairFactor && zs.speed_factor <= kMaxStairFactor))
         r.fail(zp + ".speed_factor", "expected " + num_text(kMinStairFactor) + " .. " + num_text(kMaxStairFactor) + " (the speed on the flight is desired_speed x this)");
       const Polygon& pg = zs.polygon;
@@ -406,6 +412,8 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
     fg.up_allowed = zs.dir != "against";
     fg.down_allowed = zs.dir != "along";
     fg.factor = zs.speed_factor;
+    fg.belt = zs.kind == "escalator";
+    fg.belt_speed = fg.belt ? zs.belt_speed : 0.0f;
     flights_.push_back(fg);
   }
   // Floors: walls from the union of the outlines (and the flights on the
@@ -463,6 +471,8 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
   build_floor_hops();
   build_aprons();
   stair_traffic_.assign(flights_.size(), {0u, 0u});  // placed walkers plan with nobody counted yet
+  bound_dist_.assign(flights_.size(), {});
+  belt_last_.assign(flights_.size(), kNoRider);
   // Portals.
   for (const auto& po : sc.portals) {
     PortalGeom g;
@@ -606,10 +616,10 @@ void StationModel::check_layout() const {
     const PortalGeom& g = portals_[dest];
     const std::string name = "portal \"" + sc.portals[dest].id + "\"";
     if (g.floor != f) {
-      // Another floor: a chain of stairs, walked the ways their dir allows, must lead there.
+      // Another floor: a chain of stairs and escalators, each the way its dir allows, must lead there.
       if (floor_hops(f, g.floor) < 0)
         fail(place, name + " is on floor " + floor_name(g.floor) + " and " + who + " on floor " + floor_name(f) +
-                        ": no stair (or chain of stairs, each the way its dir allows) leads there");
+                        ": no stair or escalator (nor a chain of them, each the way its dir allows) leads there");
       return;
     }
     const int32_t a = label(f, r, from);
@@ -637,7 +647,7 @@ void StationModel::check_layout() const {
       for (std::size_t q = 0; q < portals_.size(); ++q)
         any = any || (q != p && portals_[q].accepts() && floor_hops(portals_[p].floor, portals_[q].floor) >= 0);
       if (!any)
-        fail(at("$.portals", p), "spawns walkers but no portal that accepts arrivals is on its floor or up or down a stair from it");
+        fail(at("$.portals", p), "spawns walkers but no portal that accepts arrivals is on its floor or up or down a stair or escalator from it");
     }
   }
   // Placed walkers are not checked on their floor: a placed walker is the
@@ -650,7 +660,7 @@ void StationModel::check_layout() const {
     if (portals_[d].floor != f && floor_hops(f, portals_[d].floor) < 0)
       fail(at("$.walkers", i) + ".destination", "portal \"" + sc.portals[d].id + "\" is on floor " + floor_name(portals_[d].floor) +
                                                     " and walker " + std::to_string(i) + " on floor " + floor_name(f) +
-                                                    ": no stair (or chain of stairs, each the way its dir allows) leads there");
+                                                    ": no stair or escalator (nor a chain of them, each the way its dir allows) leads there");
   }
 }
 
@@ -733,7 +743,7 @@ void StationModel::set_state(const State& s) {
       if (w.origin != -1) bad(p + ".origin", "expected -1" + by);
       const auto start = static_cast<uint32_t>(floor_index(sc, ws.floor));
       if (w.floor >= floors_.size() || floor_hops(start, w.floor) < 0)
-        bad(p + ".floor", "not its floor, nor one its floor's stairs lead to" + by);
+        bad(p + ".floor", "not its floor, nor one its floor's stairs and escalators lead to" + by);
       if (w.destination != dest) bad(p + ".destination", "not its destination" + by);
       if (w.trip != trip) bad(p + ".trip", "not its trip" + by);
       if (w.desired_speed != (ws.desired_speed > 0.0f ? ws.desired_speed : sc.population.desired_speed))
@@ -748,7 +758,7 @@ void StationModel::set_state(const State& s) {
       const auto o = static_cast<std::size_t>(w.origin);
       const PortalGeom& g = portals_[o];
       if (w.floor >= floors_.size() || floor_hops(g.floor, w.floor) < 0)
-        bad(p + ".floor", "not the floor of its portal " + std::to_string(o) + ", nor one that floor's stairs lead to");
+        bad(p + ".floor", "not the floor of its portal " + std::to_string(o) + ", nor one that floor's stairs and escalators lead to");
       if (w.trip != (g.street ? Trip::Board : Trip::Alight)) bad(p + ".trip", "not the trip its portal " + std::to_string(o) + " gives");
       bool can = false;  // a destination its portal can draw (spawn.cpp, draw_destination)
       if (!g.target_portals.empty()) {
@@ -813,12 +823,17 @@ void StationModel::set_state(const State& s) {
       const FlightGeom& fg = flights_[static_cast<std::size_t>(z)];
       return fg.from == w.floor || fg.to == w.floor;
     };
-    const std::string nz = " (-1: none; a stair's zone index on the walker's floor)";
+    const std::string nz = " (-1: none; a stair's or an escalator's zone index on the walker's floor)";
     if (!flight_here(w.flight, true)) bad(p + ".flight", "no stair " + std::to_string(w.flight) + " on floor " + std::to_string(w.floor) + nz);
     if (!flight_here(w.via, true)) bad(p + ".via", "no stair " + std::to_string(w.via) + " on floor " + std::to_string(w.floor) + nz);
     if (!flight_here(w.off_flight, true))
       bad(p + ".off_flight", "no stair " + std::to_string(w.off_flight) + " on floor " + std::to_string(w.floor) + nz);
     if (w.off_flight >= 0 && !coord_ok(w.step_off)) bad(p + ".step_off", "expected a point within the plan's 10 km");
+    if (flight_here(w.flight, false) && flights_[static_cast<std::size_t>(w.flight)].belt &&
+        flights_[static_cast<std::size_t>(w.flight)].entry_floor() != w.floor)
+      bad(p + ".flight", "escalator " + std::to_string(w.flight) + " is boarded on floor " +
+                             std::to_string(flights_[static_cast<std::size_t>(w.flight)].entry_floor()) + " only; the walker is on floor " +
+                             std::to_string(w.floor));
     unsticks += w.unsticks;
     // The route: a planned leg (never empty), its indices within it.
     if (rt.waypoints.empty()) bad(rp + ".waypoints", "expected at least one corner (the last is the anchor or the goal)");

@@ -16,8 +16,10 @@
 namespace lockstep::station {
 
 float StationModel::speed_goal(const Walker& w) const {
-  // seed 002, Stair: "Speed is desired_speed * speed_factor" on the flight.
-  return w.flight >= 0 ? w.desired_speed * flights_[static_cast<std::size_t>(w.flight)].factor : w.desired_speed;
+  // seed 002, Stair: "Speed is desired_speed * speed_factor" on the flight; on a belt, the belt's.
+  if (w.flight < 0) return w.desired_speed;
+  const FlightGeom& fg = flights_[static_cast<std::size_t>(w.flight)];
+  return fg.belt ? fg.belt_speed : w.desired_speed * fg.factor;
 }
 
 float StationModel::drawn_height(const Walker& w) const {
@@ -139,7 +141,7 @@ bool StationModel::stair_band(uint32_t w, uint32_t z, int sense, float* lo, floa
   // the whole flight with nobody coming. False on a stair under 2 m wide or
   // single file. `target`: the point its lane share gives.
   const FlightGeom& fg = flights_[z];
-  if (fg.width < kBandStairWidth || scenario_.zones[z].single_file) return false;
+  if (fg.belt || fg.width < kBandStairWidth || scenario_.zones[z].single_file) return false;
   const Walker& wk = state_.walkers[w];
   const auto& n = stair_traffic_[z];
   const uint32_t mine = n[sense > 0 ? 0 : 1], other = n[sense > 0 ? 1 : 0];
@@ -225,41 +227,71 @@ bool StationModel::flight_leads(uint32_t z, uint32_t floor, uint32_t goal_floor)
   return here > 0 && there == here - 1;
 }
 
-float StationModel::flight_seconds(uint32_t w, uint32_t z) const {
+float StationModel::flight_seconds(uint32_t w, uint32_t z, float* wait_s) const {
   // seed 002, "Stairs and escalators are chosen ... in seconds": the walk to
-  // its mouth, the crossing (flight length over the walker's stair speed), and
-  // 6 s of extra effort going up or 2 s going down. (The wait in its queue
-  // comes with queues: docs/station-connectors.md, step 6.)
+  // its mouth; the wait, the people bound for it and nearer the mouth at 1.3 s
+  // each per one-file lane (an escalator one lane, a stair one per 0.7 m of
+  // width), minus the walk; the crossing (belt length over belt speed, or
+  // flight length over the walker's stair speed); and for a stair 6 s of extra
+  // effort going up or 2 s going down.
   const Walker& wk = state_.walkers[w];
   const FlightGeom& fg = flights_[z];
   const V2 mouth = fg.from == wk.floor ? fg.mid0 : fg.mid2;
-  const float walk = length(mouth - wk.pos) / wk.desired_speed;
+  const float dist = length(mouth - wk.pos);
+  const float walk = dist / wk.desired_speed;
+  const auto& bound = bound_dist_[z];
+  const auto nearer = static_cast<float>(std::lower_bound(bound.begin(), bound.end(), dist) - bound.begin());
+  float lanes = fg.belt ? 1.0f : std::floor(fg.width / kStairLaneWidth);
+  lanes = lanes < 1.0f ? 1.0f : lanes;
+  float wait = kWaitPerPersonS * nearer / lanes - walk;
+  wait = wait > 0.0f ? wait : 0.0f;
+  if (wait_s != nullptr) *wait_s = wait;
+  if (fg.belt) return walk + wait + fg.length / fg.belt_speed;
   const float cross = fg.length / (wk.desired_speed * fg.factor);
   const float z_here = floors_z_[wk.floor], z_there = floors_z_[fg.other(wk.floor)];
   const float effort = z_there > z_here ? kStairUpEffortS : (z_there < z_here ? kStairDownEffortS : 0.0f);
-  return walk + cross + effort;
+  return walk + wait + cross + effort;
 }
 
 int32_t StationModel::choose_flight(uint32_t w) const {
-  // The stair this floor's route leads through: the cheapest in seconds of
-  // those that start a fewest-stairs chain to the destination's floor (ties
-  // by scenario order). The one held stays unless another saves at least 3 s,
-  // and within 2 m of its mouth, or on its flight, the choice is final (seed 002).
+  // The stair or escalator this floor's route leads through, of those that
+  // start a fewest-connector chain to the destination's floor: the cheapest
+  // in seconds (flight_seconds; ties by scenario order). "With nobody
+  // waiting, the nearest mouth wins, and the escalator is preferred when the
+  // walk to each is about the same" (S43): when the walker would wait at
+  // none of them (every wait is zero), an escalator whose walk is within 2 s
+  // of the cheapest one's is taken (the cheapest such). The one held stays
+  // unless another saves at least 3 s, and within 2 m of its mouth, or on it,
+  // the choice is final (seed 002).
   const Walker& wk = state_.walkers[w];
   const uint32_t goal_floor = portals_[wk.destination].floor;
   if (goal_floor == wk.floor) return -1;
   const int32_t held = wk.via >= 0 && flight_leads(static_cast<uint32_t>(wk.via), wk.floor, goal_floor) ? wk.via : -1;
-  if (held >= 0) {
-    const FlightGeom& fg = flights_[static_cast<std::size_t>(held)];
-    const V2 mouth = fg.from == wk.floor ? fg.mid0 : fg.mid2;
-    if (wk.flight == held || length(mouth - wk.pos) <= kFinalChoiceM) return held;
-  }
+  auto mouth_dist = [&](uint32_t z) {
+    const FlightGeom& fg = flights_[z];
+    return length((fg.from == wk.floor ? fg.mid0 : fg.mid2) - wk.pos);
+  };
+  if (held >= 0 && (wk.flight == held || mouth_dist(static_cast<uint32_t>(held)) <= kFinalChoiceM)) return held;
   int32_t best = -1;
   float best_s = 0.0f;
+  bool waiting = false;  // the walker would wait at one of them
   for (uint32_t z = 0; z < flights_.size(); ++z) {
     if (!flight_leads(z, wk.floor, goal_floor)) continue;
-    const float s = flight_seconds(w, z);
+    float wait = 0.0f;
+    const float s = flight_seconds(w, z, &wait);
     if (best < 0 || s < best_s) best = static_cast<int32_t>(z), best_s = s;
+    waiting = waiting || wait > 0.0f;
+  }
+  if (best >= 0 && !waiting && !flights_[static_cast<std::size_t>(best)].belt) {
+    const float near = mouth_dist(static_cast<uint32_t>(best)) / wk.desired_speed + kSameWalkS;
+    int32_t esc = -1;
+    float esc_s = 0.0f;
+    for (uint32_t z = 0; z < flights_.size(); ++z) {
+      if (!flights_[z].belt || !flight_leads(z, wk.floor, goal_floor) || !(mouth_dist(z) / wk.desired_speed <= near)) continue;
+      const float s = flight_seconds(w, z);
+      if (esc < 0 || s < esc_s) esc = static_cast<int32_t>(z), esc_s = s;
+    }
+    if (esc >= 0) best = esc, best_s = esc_s;
   }
   if (held >= 0 && best != held && !(flight_seconds(w, static_cast<uint32_t>(held)) - best_s >= kSwitchSavingS)) return held;
   return best;
@@ -275,6 +307,7 @@ V2 StationModel::landing_goal(uint32_t w) const {
   const auto z = static_cast<uint32_t>(wk.via);
   const FlightGeom& fg = flights_[z];
   const V2 far = fg.from == wk.floor ? fg.mid2 : fg.mid0;
+  if (fg.belt) return far;  // one file: the belt's centreline
   float lo = 0, hi = 0, target = 0;
   const float s = stair_band(w, z, walk_sense(wk, z), &lo, &hi, &target) ? target : fg.across_of(wk.pos);
   return far + fg.across * fg.inside_offset(s, wk.radius);
@@ -309,17 +342,21 @@ V2 StationModel::goal_point(uint32_t w) const {
 }
 
 void StationModel::connectors_phase() {
-  // After the forces: who is on a flight, the hand-over at the landing line,
-  // and the step off (seed 002, "A walked stair hands the walker to the other
-  // floor where they stand when they step past the landing line"). Walker by
-  // walker in index order; each reads and writes only its own walker and route.
+  // After the forces: the belts carry their riders and let them off; who is on
+  // a flight, the hand-over at the landing line, and the step off (seed 002,
+  // "A walked stair hands the walker to the other floor where they stand when
+  // they step past the landing line"); then the belts' boarders. Walker by
+  // walker in index order (a belt's riders front first); each stair walker
+  // reads and writes only its own walker and route.
   if (flights_.empty()) return;
+  carry_belts();
   for (uint32_t i = 0; i < state_.walkers.size(); ++i) {
     Walker& wk = state_.walkers[i];
     if (wk.phase != Phase::Walking) continue;
     if (wk.flight >= 0) {
       const auto z = static_cast<uint32_t>(wk.flight);
       const FlightGeom& fg = flights_[z];
+      if (fg.belt) continue;  // carried (carry_belts)
       // The hand-over: bound through this stair, the centre at the far end's line.
       if (wk.via == wk.flight) {
         const float to_line = fg.from == wk.floor ? fg.length - fg.along_of(wk.pos) : fg.along_of(wk.pos);
@@ -334,32 +371,190 @@ void StationModel::connectors_phase() {
     }
     for (uint32_t z = 0; z < flights_.size(); ++z) {
       const FlightGeom& fg = flights_[z];
-      if ((fg.from == wk.floor || fg.to == wk.floor) && fg.contains(wk.pos)) {
+      if (!fg.belt && (fg.from == wk.floor || fg.to == wk.floor) && fg.contains(wk.pos)) {
         wk.flight = static_cast<int32_t>(z);
         break;
       }
     }
   }
+  board_belts();
 }
 
 void StationModel::hand_over(uint32_t w, uint32_t z) {
   // The walker stands on the landing line: it is now on the other floor, in
-  // the same place (no jump in plan). Its first leg there goes 1.8 m straight
-  // out of the mouth at its own offset across it (1.1 m if a wall is closer),
-  // and is not cut as a passed corner until reached or walked past (seed 002).
+  // the same place (no jump in plan).
   Walker& wk = state_.walkers[w];
   const FlightGeom& fg = flights_[z];
   const bool up = fg.from == wk.floor;
   wk.floor = fg.other(wk.floor);
   wk.via = -1;
-  const V2 out = up ? fg.axis : fg.axis * -1.0f;
   const V2 line = up ? fg.mid2 : fg.mid0;
-  const V2 foot = line + fg.across * fg.inside_offset(fg.across_of(wk.pos), wk.radius);
+  set_first_leg(w, z, line + fg.across * fg.inside_offset(fg.across_of(wk.pos), wk.radius));
+}
+
+void StationModel::set_first_leg(uint32_t w, uint32_t z, V2 foot) {
+  // Off a flight or a belt, on the floor it arrived on: the first leg goes
+  // 1.8 m straight out of the mouth at the walker's own offset across it (1.1
+  // m if a wall is closer), and is not cut as a passed corner until reached or
+  // walked past (seed 002); the path on from there.
+  Walker& wk = state_.walkers[w];
+  const FlightGeom& fg = flights_[z];
+  const V2 out = fg.to == wk.floor ? fg.axis : fg.axis * -1.0f;
   float leg = kFirstLeg;
   if (!segment_clear(wk.floor, foot, foot + out * kFirstLeg, wk.radius)) leg = kFirstLegNearWall;
   wk.step_off = foot + out * leg;
   wk.off_flight = static_cast<int32_t>(z);
   rebuild_path(w);
+}
+
+// ---- the belt: escalators (seed 002, Escalator; spec notes S39-S42)
+//
+// "The walker walks onto the belt and boards within 0.3 m of the entry edge.
+// Boarding does not move them; the belt draws them sideways onto the
+// centreline at 0.9 m/s while it carries them, one file, held off the person
+// ahead. Social forces are not applied on the belt. At the exit they step off
+// where the belt's last step leaves them, just past the end edge, at belt
+// speed." A rider keeps the floor tag of the entry floor (its drawn height
+// follows the tread, as on a stair) until it steps off.
+
+void StationModel::count_belts() {
+  // As the tick starts: per zone, the distances to its mouth of those bound
+  // through it (the choice's wait counts those nearer), and how far each
+  // belt's last boarder is past its entry edge (S40).
+  const std::size_t nz = flights_.size();
+  for (std::size_t z = 0; z < nz; ++z) {
+    bound_dist_[z].clear();
+    belt_last_[z] = kNoRider;
+  }
+  for (const Walker& wk : state_.walkers) {
+    if (wk.phase != Phase::Walking) continue;
+    if (wk.flight >= 0) {
+      const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.flight)];
+      float& last = belt_last_[static_cast<std::size_t>(wk.flight)];
+      if (fg.belt && fg.travelled(wk.pos) < last) last = fg.travelled(wk.pos);
+      continue;
+    }
+    if (wk.via < 0) continue;
+    const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
+    bound_dist_[static_cast<std::size_t>(wk.via)].push_back(length((fg.from == wk.floor ? fg.mid0 : fg.mid2) - wk.pos));
+  }
+  for (auto& d : bound_dist_) std::sort(d.begin(), d.end());
+}
+
+bool StationModel::waiting_for_belt(const Walker& wk) const {
+  // In line for a belt (S42): bound through it, on its entry floor, not on it,
+  // and behind its mouth: within 10 m of the entry edge and not past the
+  // boarding reach ("Anyone else within 10 m behind the mouth" of seed 002's
+  // Queues). Standing there is not being stuck, nor a crowd to route round.
+  if (wk.via < 0 || wk.flight >= 0) return false;
+  const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
+  if (!fg.belt || fg.entry_floor() != wk.floor) return false;
+  const bool up = fg.up_allowed;
+  const V2 a = up ? fg.c[0] : fg.c[2], b = up ? fg.c[1] : fg.c[3];
+  return fg.travelled(wk.pos) <= kBoardReach && point_segment_sqr_distance(wk.pos, a, b) <= kMouthLineReach * kMouthLineReach;
+}
+
+float StationModel::belt_hold_gap(uint32_t w) const {
+  // seed 002: "At the head of a line they keep one spacing behind the last
+  // person to go through" (the belt's "gap of about one body spacing", S40):
+  // the room, along the belt's travel, that a walker in line in front of the
+  // mouth has before it stands one spacing behind the last boarder as the
+  // tick started; kHeadwayCap with nobody on the belt or the walker not in line.
+  const Walker& wk = state_.walkers[w];
+  if (!waiting_for_belt(wk)) return kHeadwayCap;
+  const float last = belt_last_[static_cast<std::size_t>(wk.via)];
+  if (last == kNoRider) return kHeadwayCap;
+  const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
+  if (!(std::fabs(fg.across_of(wk.pos)) <= 0.5f * fg.width + wk.radius)) return kHeadwayCap;  // not in front of the mouth
+  const float room = last - kEscalatorSpacing - fg.travelled(wk.pos);
+  return room > 0.0f ? (room < kHeadwayCap ? room : kHeadwayCap) : 0.0f;
+}
+
+void StationModel::carry_belts() {
+  // Every belt's riders, front first (ties by index): each moves on at belt
+  // speed, no nearer than one spacing behind where the one ahead now is, and
+  // never back; sideways toward the centreline at 0.9 m/s at most. Past the
+  // end edge it steps off.
+  for (uint32_t z = 0; z < flights_.size(); ++z) {
+    const FlightGeom& fg = flights_[z];
+    if (!fg.belt) continue;
+    std::vector<std::pair<float, uint32_t>> riders;
+    for (uint32_t i = 0; i < state_.walkers.size(); ++i) {
+      const Walker& wk = state_.walkers[i];
+      if (wk.phase == Phase::Walking && wk.flight == static_cast<int32_t>(z)) riders.emplace_back(fg.travelled(wk.pos), i);
+    }
+    std::sort(riders.begin(), riders.end(), [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+    const V2 entry = fg.up_allowed ? fg.mid0 : fg.mid2;
+    const V2 travel = fg.travel();
+    float limit = 0.0f;
+    bool ahead = false;
+    for (const auto& [t, i] : riders) {
+      Walker& wk = state_.walkers[i];
+      float tn = t + fg.belt_speed * kDt;
+      if (ahead && tn > limit - kEscalatorSpacing) tn = limit - kEscalatorSpacing;
+      if (tn < t) tn = t;
+      const float s = fg.across_of(wk.pos);
+      const float draw = kBeltDraw * kDt;
+      const float sn = s > draw ? s - draw : (s < -draw ? s + draw : 0.0f);
+      limit = tn;
+      ahead = true;
+      if (tn >= fg.length) {
+        step_off_belt(i, z, sn);
+        continue;
+      }
+      const V2 to = entry + travel * tn + fg.across * sn;
+      wk.vel = (to - wk.pos) * (1.0f / kDt);
+      wk.pos = to;
+      wk.dir = travel;
+      wk.drive = to + travel;
+    }
+  }
+}
+
+void StationModel::step_off_belt(uint32_t w, uint32_t z, float across) {
+  // "At the exit they step off where the belt's last step leaves them, just
+  // past the end edge, at belt speed" (S41): the centre 5 cm past the end
+  // edge at its offset across, on the exit floor; then the first leg out.
+  Walker& wk = state_.walkers[w];
+  const FlightGeom& fg = flights_[z];
+  const V2 end = fg.up_allowed ? fg.mid2 : fg.mid0;
+  const V2 travel = fg.travel();
+  const V2 foot = end + fg.across * across;
+  wk.floor = fg.other(wk.floor);
+  wk.flight = -1;
+  wk.via = -1;
+  wk.pos = foot + travel * kStepOffPast;
+  wk.vel = travel * fg.belt_speed;
+  wk.dir = travel;
+  wk.stuck_s = 0.0f;
+  set_first_leg(w, z, foot);
+}
+
+void StationModel::board_belts() {
+  // Those bound through a belt, on its entry floor, within 0.3 m of the entry
+  // edge (or past it) and inside its width board when the belt has a gap of
+  // one spacing before its last boarder (S40). One at a time: nearest the
+  // edge first (ties by index), who then is the last boarder.
+  for (uint32_t z = 0; z < flights_.size(); ++z) {
+    const FlightGeom& fg = flights_[z];
+    if (!fg.belt) continue;
+    float last = kNoRider;
+    for (const Walker& wk : state_.walkers)
+      if (wk.phase == Phase::Walking && wk.flight == static_cast<int32_t>(z) && fg.travelled(wk.pos) < last) last = fg.travelled(wk.pos);
+    int32_t best = -1;
+    float best_t = 0.0f;
+    for (uint32_t i = 0; i < state_.walkers.size(); ++i) {
+      const Walker& wk = state_.walkers[i];
+      if (wk.phase != Phase::Walking || wk.flight >= 0 || wk.via != static_cast<int32_t>(z) || wk.floor != fg.entry_floor()) continue;
+      const float t = fg.travelled(wk.pos);
+      if (!(t >= -kBoardReach && t < fg.length) || !(std::fabs(fg.across_of(wk.pos)) <= 0.5f * fg.width)) continue;
+      if (best < 0 || t > best_t) best = static_cast<int32_t>(i), best_t = t;
+    }
+    if (best < 0 || !(last - best_t >= kEscalatorSpacing)) continue;  // nobody at the edge, or no gap yet
+    Walker& wk = state_.walkers[static_cast<std::size_t>(best)];
+    wk.flight = static_cast<int32_t>(z);  // "Boarding does not move them"
+    wk.stuck_s = 0.0f;
+  }
 }
 
 }  // namespace lockstep::station

@@ -14,6 +14,7 @@ void StationModel::step(const Input& input) {
     crowd_fresh_.assign(floors_.size(), 0);  // the crowd costs follow the state (built on first use)
     apply_inputs(input);                     // 1. the tick's input events, in order
     count_stair_traffic();  // the stairs' lane-band counts, from the state as the tick starts (stairs.cpp, S38)
+    count_belts();          // who is bound for each connector, and whether each belt's entry is busy (S40)
   }
   {
     const auto phase = phases_.scope(kSpawn);
@@ -33,7 +34,7 @@ void StationModel::step(const Input& input) {
   }
   {
     const auto phase = phases_.scope(kConnectors);
-    connectors_phase();  // 6. stairs: on a flight, the hand-over at the landing line, the step off
+    connectors_phase();  // 6. belts carry and let off; stairs: on a flight, the hand-over, the step off; belts board
   }
   {
     const auto phase = phases_.scope(kArrival);
@@ -153,7 +154,7 @@ void StationModel::plan_phase() {
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
     for (uint32_t i = begin; i < end; ++i) {
       const Walker& w = state_.walkers[i];
-      if (w.phase != Phase::Walking) continue;
+      if (w.phase != Phase::Walking || on_belt(w)) continue;  // a rider faces the belt's way (carry_belts)
       const V2 e0 = unit(w.drive - w.pos);
       yaw[i] = e0 == V2{} ? 0.0f : sight_yaw(i, e0);
     }
@@ -196,7 +197,7 @@ void StationModel::plan_phase() {
   std::vector<float> hw(n, kHeadwayCap);
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
     for (uint32_t i = begin; i < end; ++i)
-      if (state_.walkers[i].phase == Phase::Walking) hw[i] = headway_of(i);
+      if (state_.walkers[i].phase == Phase::Walking) hw[i] = std::min(headway_of(i), belt_hold_gap(i));
   });
   for (uint32_t i = 0; i < n; ++i) state_.walkers[i].headway = hw[i];
   // Recovery's sideways velocity, applied after everyone has looked.

@@ -82,6 +82,18 @@ inline constexpr float kPushHeight = 0.6f;          ///< "push on each other acr
 inline constexpr uint64_t kReweighTicks = 20;        ///< seed 002: "They re-weigh about once a second" (20 ticks at 20 Hz)
 inline constexpr float kSwitchSavingS = 3.0f;       ///< seed 002: "switch only for a saving of at least 3 s"
 inline constexpr float kFinalChoiceM = 2.0f;        ///< seed 002: "Within 2 m of the held mouth the choice is final"
+// seed 002, Escalator and Queues: the belt (spec notes S39-S42).
+inline constexpr float kDefaultBeltSpeed = 0.5f;    ///< S39: m/s when the zone gives none (crowd.md's 0.5 m/s escalator)
+inline constexpr float kMinBeltSpeed = 0.1f;        ///< S39: belt_speed limits
+inline constexpr float kMaxBeltSpeed = 1.0f;
+inline constexpr float kBoardReach = 0.3f;          ///< seed 002: "boards within 0.3 m of the entry edge"
+inline constexpr float kBeltDraw = 0.9f;            ///< "draws them sideways onto the centreline at 0.9 m/s"
+inline constexpr float kEscalatorSpacing = 0.6f;    ///< seed 002, Queues: "0.6 m at an escalator" (S40: the belt's one body spacing too)
+inline constexpr float kStepOffPast = 0.05f;        ///< S41: "just past the end edge": the centre this far past it
+inline constexpr float kMouthLineReach = 10.0f;     ///< seed 002, Queues: "Anyone else within 10 m behind the mouth" (S42)
+inline constexpr float kWaitPerPersonS = 1.3f;      ///< seed 002: "at 1.3 s each per one-file lane"
+inline constexpr float kStairLaneWidth = 0.7f;      ///< "a stair is one lane per 0.7 m of width"
+inline constexpr float kSameWalkS = 2.0f;           ///< S43: walks "about the same" within this, the escalator preferred
 inline constexpr float kLaneCloseM = 6.0f;        ///< m: a leg into the goal closes the shift over its last 6 m
 // seed 002, Recovery.
 inline constexpr float kDefaultUnstickS = 3.0f;
@@ -259,11 +271,12 @@ struct AreaSpec {
   }
 };
 
-/// seed 002, "A different floor inserts a connector": a zone. Only stairs are
-/// built so far (kind "stair"; escalators, gates and elevators are refused
-/// by name until they are). A flight is a rectangle: its edge 0 (corners
-/// 0 -> 1) is the mouth on `floor`, edge 2 (corners 2 -> 3) the mouth on
-/// `to_floor`, edges 1 and 3 its side walls (docs/station-connectors.md).
+/// seed 002, "A different floor inserts a connector": a zone. Stairs and
+/// escalators are built so far (kind "stair", "escalator"; gates and
+/// elevators are refused by name until they are). A flight or a belt is a
+/// rectangle: its edge 0 (corners 0 -> 1) is the mouth on `floor`, edge 2
+/// (corners 2 -> 3) the mouth on `to_floor`, edges 1 and 3 its side walls
+/// (docs/station-connectors.md).
 struct ZoneSpec {
   std::string id;
   std::string kind = "stair";
@@ -272,8 +285,9 @@ struct ZoneSpec {
   std::string to_floor;         ///< the floor of mouth 2
   Polygon polygon;              ///< four corners, right angles
   std::string dir = "both";     ///< both | along (floor -> to_floor) | against
-  float speed_factor = kDefaultStairFactor;  ///< speed on the flight = desired_speed x this
+  float speed_factor = kDefaultStairFactor;  ///< speed on the flight = desired_speed x this (stairs)
   bool single_file = false;
+  float belt_speed = kDefaultBeltSpeed;      ///< m/s the belt carries its riders (escalators; S39)
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"id"}, s.id);
@@ -285,6 +299,7 @@ struct ZoneSpec {
     v(FieldInfo{"dir"}, s.dir);
     v(FieldInfo{"speed_factor"}, s.speed_factor);
     v(FieldInfo{"single_file"}, s.single_file);
+    v(FieldInfo{"belt_speed"}, s.belt_speed);
   }
 };
 
@@ -620,6 +635,13 @@ struct FlightGeom {
   bool up_allowed = true;      ///< from -> to may be walked (dir both or along)
   bool down_allowed = true;    ///< to -> from (both or against)
   float factor = kDefaultStairFactor;
+  bool belt = false;           ///< an escalator: riders are carried one file (seed 002, Escalator)
+  float belt_speed = 0;        ///< m/s
+  /// The belt's entry floor, its travel direction (unit) and the along coordinate of its entry line.
+  uint32_t entry_floor() const { return up_allowed ? from : to; }
+  V2 travel() const { return up_allowed ? axis : axis * -1.0f; }
+  /// How far p is past the belt's entry line along its travel (negative: before it).
+  float travelled(V2 p) const { return up_allowed ? along_of(p) : length - along_of(p); }
   /// Along the axis from mouth 0's line, and across from the flight's middle line.
   float along_of(V2 p) const { return dot(p - mid0, axis); }
   float across_of(V2 p) const { return dot(p - mid0, across); }
@@ -678,7 +700,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 9;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off)
+  static constexpr uint32_t kVersion = 10;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
   /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
   static constexpr std::array<std::string_view, 9> kPhases{"inputs", "spawn",      "neighbours", "plan",   "forces",
@@ -776,7 +798,7 @@ class StationModel {
   void crowd_phase();
   void build_floor_hops();
   bool flight_leads(uint32_t z, uint32_t floor, uint32_t goal_floor) const;
-  float flight_seconds(uint32_t w, uint32_t z) const;
+  float flight_seconds(uint32_t w, uint32_t z, float* wait_s = nullptr) const;
   int32_t choose_flight(uint32_t w) const;
   V2 landing_goal(uint32_t w) const;
   void count_stair_traffic();
@@ -787,6 +809,15 @@ class StationModel {
   bool reweigh_due(uint32_t w) const;
   void reweigh_stair(uint32_t w, V2& corner);
   void hand_over(uint32_t w, uint32_t z);
+  // the belt (escalators: stairs.cpp; seed 002, Escalator)
+  bool on_belt(const Walker& w) const { return w.flight >= 0 && flights_[static_cast<std::size_t>(w.flight)].belt; }
+  void count_belts();
+  float belt_hold_gap(uint32_t w) const;
+  bool waiting_for_belt(const Walker& w) const;
+  void board_belts();
+  void carry_belts();
+  void step_off_belt(uint32_t w, uint32_t z, float across);
+  void set_first_leg(uint32_t w, uint32_t z, V2 foot);
   void measure_phase();
 
   // scenario.cpp: the geometry checks that need the built floors (S26)
@@ -859,6 +890,12 @@ class StationModel {
   std::vector<std::vector<CheckedDirCosts>> aprons_without_;
   /// Per stair, this tick's traffic each way (S38): [0] toward mouth 2, [1] toward mouth 0.
   std::vector<std::array<uint32_t, 2>> stair_traffic_;
+  /// Per zone, as the tick starts: the distances to its mouth of the walkers bound through it and not on it,
+  /// sorted (the choice's wait: those nearer the mouth); for a belt, how far its last boarder is past the
+  /// entry edge (the rider least far along; kNoRider with none: S40).
+  std::vector<std::vector<float>> bound_dist_;
+  std::vector<float> belt_last_;
+  static constexpr float kNoRider = 1e30f;
   /// The 0.7 m routing grid of each floor (grid.h), shared by copies of the model: it is built from the
   /// scenario once and never changes in part 1 (full attractors, which rebuild it, come with part 3).
   std::vector<std::shared_ptr<const NavGrid>> grids_;

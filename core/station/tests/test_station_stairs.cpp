@@ -248,8 +248,12 @@ TEST_CASE("seed 002 Stair - zones refused by JSON path", "[station][stairs][scen
     const char* message;
   };
   const std::vector<Case> cases = {
-      {"escalator", [](Json& j) { j["zones"][0]["kind"] = "escalator"; }, "$.zones[0].kind: \"escalator\" zones are not built yet"},
-      {"unknown kind", [](Json& j) { j["zones"][0]["kind"] = "ramp"; }, "$.zones[0].kind: expected \"stair\""},
+      {"gate", [](Json& j) { j["zones"][0]["kind"] = "gate"; }, "$.zones[0].kind: \"gate\" zones are not built yet"},
+      {"elevator", [](Json& j) { j["zones"][0]["kind"] = "elevator"; }, "$.zones[0].kind: \"elevator\" zones are not built yet"},
+      {"unknown kind", [](Json& j) { j["zones"][0]["kind"] = "ramp"; }, "$.zones[0].kind: expected \"stair\" or \"escalator\""},
+      {"escalator both ways", [](Json& j) { j["zones"][0]["kind"] = "escalator"; }, "$.zones[0].dir: an escalator runs one way"},
+      {"escalator belt_speed", [](Json& j) { j["zones"][0]["kind"] = "escalator", j["zones"][0]["dir"] = "along", j["zones"][0]["belt_speed"] = 3; },
+       "$.zones[0].belt_speed: expected 0.1 .. 1 m/s"},
       {"no pair_id", [](Json& j) { j["zones"][0]["pair_id"] = ""; }, "$.zones[0].pair_id"},
       {"same floors", [](Json& j) { j["zones"][0]["to_floor"] = "ground"; }, "$.zones[0].to_floor: the same floor"},
       {"unknown floor", [](Json& j) { j["zones"][0]["to_floor"] = "roof"; }, "$.zones[0].to_floor: no floor \"roof\""},
@@ -305,7 +309,7 @@ TEST_CASE("seed 002 Stair - zones refused by JSON path", "[station][stairs][scen
          j["portals"][0]["mode"] = "both";
          j["portals"][0]["count"] = 3;
        },
-       "$.portals[0]: spawns walkers but no portal that accepts arrivals is on its floor or up or down a stair from it"},
+       "$.portals[0]: spawns walkers but no portal that accepts arrivals is on its floor or up or down a stair or escalator from it"},
       {"placed beside the flight", [](Json& j) { j["walkers"] = Json::array({stair_walker({15, 3.5f}, "ground", "high")}); },
        "$.walkers[0].position: the walker stands outside the walkable floor"},
   };

@@ -1,0 +1,288 @@
+// seed 002, "A different floor inserts a connector": escalators, the belt
+// (issue 19), and the stair-or-escalator choice in seconds.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "station_test_util.h"
+
+using namespace station_test;
+
+namespace {
+
+// Two floors joined by a 10 m escalator 1 m wide running up (dir along):
+// "ground" (z 0) is x 0..10, the belt x 10..20 (y 1.5..2.5; entry at x = 10
+// on ground, exit at x = 20 on upper), "upper" (z 5) x 20..30. Portals:
+// "low" at ground's west end, "high" at upper's east end.
+Json belt_world(const std::string& dir = "along", float belt_speed = 0.5f) {
+  Json j;
+  j["model"] = "station";
+  j["floors"] = Json::array({Json{{"id", "ground"}, {"z", 0}, {"walkable", Json::array({rect(0, 0, 10, 4)})}},
+                             Json{{"id", "upper"}, {"z", 5}, {"walkable", Json::array({rect(20, 0, 30, 4)})}}});
+  j["zones"] = Json::array({Json{{"id", "esc"}, {"kind", "escalator"}, {"pair_id", "e"}, {"floor", "ground"}, {"to_floor", "upper"},
+                                 {"polygon", Json::array({{10, 2.5}, {10, 1.5}, {20, 1.5}, {20, 2.5}})}, {"dir", dir},
+                                 {"belt_speed", belt_speed}}});
+  j["portals"] = Json::array({Json{{"id", "low"}, {"floor", "ground"}, {"polygon", rect(0, 0, 2, 4)}, {"mode", "despawn"}},
+                              Json{{"id", "high"}, {"floor", "upper"}, {"polygon", rect(28, 0, 30, 4)}, {"mode", "despawn"}}});
+  j["walkers"] = Json::array();
+  return j;
+}
+
+Json belt_walker(V2 at, const std::string& floor, const std::string& to) {
+  return Json{{"position", {at.x, at.y}}, {"floor", floor}, {"destination", to}, {"desired_speed", 1.34}};
+}
+
+std::string belt_error(const Json& j) {
+  try {
+    JsonReader r("bad.json");
+    StationModel m(StationModel::load_scenario(j, r));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// One walker's ride, tick by tick.
+struct Ride {
+  int boarded = -1, off = -1;
+  V2 board_pos, off_pos, off_vel;
+  float max_across_step = 0;   // the largest sideways move in a tick on the belt
+  float along_step_lo = 99, along_step_hi = -99;  // along moves per tick on the belt, after the first
+  int ticks_to_centre = -1;    // ticks on the belt until |y - 2| < 1e-4
+  uint32_t off_floor = 0;
+};
+
+Ride ride(StationModel& m, uint32_t i, int ticks = 1200) {
+  Ride r;
+  const auto& w = m.state().walkers[i];
+  for (int k = 0; k < ticks && w.phase == Phase::Walking && r.off < 0; ++k) {
+    const V2 before = w.pos;
+    const int32_t was = w.flight;
+    m.step(m.scripted_input());
+    if (was < 0 && w.flight == 0 && r.boarded < 0) r.boarded = k, r.board_pos = w.pos;
+    if (was == 0 && w.flight == 0) {
+      r.max_across_step = std::max(r.max_across_step, std::fabs(w.pos.y - before.y));
+      r.along_step_lo = std::min(r.along_step_lo, w.pos.x - before.x);
+      r.along_step_hi = std::max(r.along_step_hi, w.pos.x - before.x);
+      if (r.ticks_to_centre < 0 && std::fabs(w.pos.y - 2.0f) < 1e-4f) r.ticks_to_centre = k - r.boarded;
+    }
+    if (was == 0 && w.flight != 0) r.off = k, r.off_pos = w.pos, r.off_vel = w.vel, r.off_floor = w.floor;
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("seed 002 Escalator - boards within 0.3 m of the entry edge, carried at belt speed, steps off just past the end", "[station][belts]") {
+  // "The walker walks onto the belt and boards within 0.3 m of the entry edge.
+  // Boarding does not move them; the belt draws them sideways onto the
+  // centreline at 0.9 m/s while it carries them ... At the exit they step off
+  // where the belt's last step leaves them, just past the end edge, at belt speed."
+  Json j = belt_world();
+  j["walkers"].push_back(belt_walker({2, 2.3f}, "ground", "high"));
+  auto m = make(j);
+  const Ride r = ride(m, 0);
+  REQUIRE(r.boarded >= 0);
+  REQUIRE(r.off > r.boarded);
+  // Boarded before the edge, within 0.3 m of it (walking 1.34 m/s: 0.067 m a tick).
+  CHECK(r.board_pos.x >= 10.0f - 0.3f);
+  CHECK(r.board_pos.x < 10.0f - 0.3f + 1.3f * 1.34f * 0.05f);
+  // Carried at 0.5 m/s: 2.5 cm a tick along, every tick (nobody ahead).
+  CHECK(r.along_step_lo == Approx(0.025f).margin(1e-5));
+  CHECK(r.along_step_hi == Approx(0.025f).margin(1e-5));
+  // The crossing: from the boarding point to the end edge at belt speed.
+  CHECK((r.off - r.boarded) == static_cast<int>(std::ceil((20.0f - r.board_pos.x) / 0.025f - 1e-3f)));
+  // Drawn onto the centreline (y = 2) at 0.9 m/s at most: 4.5 cm a tick.
+  CHECK(r.max_across_step <= 0.045f + 1e-5f);
+  CHECK(r.ticks_to_centre >= 0);
+  CHECK(r.ticks_to_centre <= static_cast<int>(std::ceil(std::fabs(r.board_pos.y - 2.0f) / 0.045f)) + 1);
+  // Off: on the upper floor, 5 cm past the end edge (S41), at belt speed along the travel.
+  CHECK(r.off_floor == 1u);
+  CHECK(r.off_pos.x == Approx(20.05f).margin(1e-4));
+  CHECK(r.off_pos.y == Approx(2.0f).margin(1e-4));
+  CHECK(r.off_vel.x == Approx(0.5f).margin(1e-6));
+  CHECK(r.off_vel.y == Approx(0.0f).margin(1e-6));
+  // Then the first leg 1.8 m straight out (as off a flight), and on to the exit.
+  const auto& w = m.state().walkers[0];
+  CHECK(w.step_off.x == Approx(21.8f).margin(1e-4));
+  run(m, 600);
+  CHECK(w.phase == Phase::Done);
+  CHECK(w.unsticks == 0u);
+}
+
+TEST_CASE("seed 002 Escalator - drawn sideways onto the centreline at 0.9 m/s", "[station][belts]") {
+  // A walker placed at the entry edge 0.3 m off the centreline boards at
+  // once and is drawn 4.5 cm a tick (0.9 m/s) until on the line.
+  Json j = belt_world();
+  j["walkers"].push_back(belt_walker({9.8f, 2.3f}, "ground", "high"));
+  auto m = make(j);
+  const Ride r = ride(m, 0);
+  REQUIRE(r.boarded == 0);
+  CHECK(r.board_pos.y > 2.25f);
+  CHECK(r.max_across_step == Approx(0.045f).margin(1e-5));
+  // Full draws, then the rest: 0.3 m less the first tick's walk takes 6 or 7.
+  CHECK(r.ticks_to_centre >= static_cast<int>(std::floor((r.board_pos.y - 2.0f) / 0.045f)));
+  CHECK(r.ticks_to_centre <= static_cast<int>(std::ceil((r.board_pos.y - 2.0f) / 0.045f)));
+}
+
+TEST_CASE("seed 002 Escalator - dir against runs from to_floor down to floor, boarded only there", "[station][belts]") {
+  Json j = belt_world("against");
+  j["walkers"].push_back(belt_walker({28, 2}, "upper", "low"));
+  auto m = make(j);
+  const auto& w = m.state().walkers[0];
+  Ride r = ride(m, 0);
+  REQUIRE(r.boarded >= 0);
+  CHECK(r.board_pos.x <= 20.3f);
+  CHECK(r.off_floor == 0u);
+  CHECK(r.off_pos.x == Approx(9.95f).margin(1e-4));
+  CHECK(r.off_vel.x == Approx(-0.5f).margin(1e-6));
+  run(m, 600);
+  CHECK(w.phase == Phase::Done);
+  // Only boarded on the entry floor: up an escalator that runs down there is no way.
+  Json up = belt_world("against");
+  up["walkers"].push_back(belt_walker({2, 2}, "ground", "high"));
+  CHECK_THAT(belt_error(up), Catch::Contains("$.walkers[0].destination") && Catch::Contains("no stair or escalator"));
+}
+
+TEST_CASE("seed 002 Escalator - social forces are not applied on the belt", "[station][belts]") {
+  // A shove on a rider (an impulse) and a body pressing from behind change
+  // nothing of its ride: the belt alone moves it.
+  Json j = belt_world();
+  j["walkers"].push_back(belt_walker({2, 2}, "ground", "high"));
+  auto plain = make(j);
+  const Ride a = ride(plain, 0);
+  Json k = j;
+  k["script"] = Json::array({Json{{"tick", a.boarded + 20}, {"walker", 0}, {"kind", "impulse"}, {"value", {3.0, 2.0}}}});
+  auto shoved = make(k);
+  const Ride b = ride(shoved, 0);
+  CHECK(b.boarded == a.boarded);
+  CHECK(b.off == a.off);
+  CHECK(bits(b.off_pos.x) == bits(a.off_pos.x));
+  CHECK(bits(b.off_pos.y) == bits(a.off_pos.y));
+}
+
+TEST_CASE("seed 002 Escalator - one file: a boarder waits for a gap of one spacing behind the last to board", "[station][belts]") {
+  // "A walker waits at the mouth until the belt has a gap of about one body
+  // spacing"; "At the head of a line they keep one spacing behind the last
+  // person to go through"; the belt carries them "one file, held off the
+  // person ahead" (S40: the spacing at an escalator is 0.6 m, seed 002's Queues).
+  Json j = belt_world();
+  j["floors"][0]["walkable"] = Json::array({rect(0, 0, 10, 8)});
+  for (int r = 0; r < 5; ++r)
+    for (int c = 0; c < 4; ++c) j["walkers"].push_back(belt_walker({7.5f - 0.7f * c, 0.8f + 1.4f * r}, "ground", "high"));
+  auto m = make(j);
+  const auto n = static_cast<uint32_t>(m.state().walkers.size());
+  std::vector<int> boarded(n, -1);
+  float closest = 99;   // the least gap along the belt between two riders
+  uint32_t unsticks = 0;
+  for (int k = 0; k < 3000; ++k) {
+    m.step(m.scripted_input());
+    std::vector<float> riders;
+    for (uint32_t i = 0; i < n; ++i) {
+      const auto& w = m.state().walkers[i];
+      if (w.phase == Phase::Walking && w.flight == 0) {
+        riders.push_back(w.pos.x);
+        if (boarded[i] < 0) boarded[i] = k;
+      }
+    }
+    std::sort(riders.begin(), riders.end());
+    for (std::size_t q = 1; q < riders.size(); ++q) closest = std::min(closest, riders[q] - riders[q - 1]);
+  }
+  for (const auto& w : m.state().walkers) {
+    CHECK(w.phase == Phase::Done);
+    unsticks += w.unsticks;
+  }
+  CHECK(closest >= 0.6f - 1e-4f);  // never closer than one spacing on the belt
+  CHECK(unsticks == 0u);           // waiting in line is not being stuck (S42)
+  // One at a time: each boarder a spacing behind the one before at belt speed, 1.2 s at least.
+  std::sort(boarded.begin(), boarded.end());
+  int least = 1 << 30;
+  for (std::size_t q = 1; q < boarded.size(); ++q) least = std::min(least, boarded[q] - boarded[q - 1]);
+  CHECK(least >= 24);
+  const double per_min = 60.0 * (n - 1) / ((boarded.back() - boarded.front()) * 0.05);
+  std::printf("escalator at 0.5 m/s, one file: %u boarders, %.1f /min (%.0f /h)\n", n, per_min, per_min * 60.0);
+  CHECK(per_min <= 50.0 + 1e-6);  // belt speed over spacing: 0.5 / 0.6 m = 50 /min at most
+}
+
+TEST_CASE("seed 002 Escalator - the head of the line keeps one spacing behind the last to board", "[station][belts]") {
+  // Two walkers in a column on the belt's axis: the second follows the first
+  // onto the belt one spacing (0.6 m) behind, never nearer, and boards once
+  // the gap is there.
+  Json j = belt_world();
+  j["walkers"].push_back(belt_walker({8.5f, 2.0f}, "ground", "high"));
+  j["walkers"].push_back(belt_walker({7.8f, 2.0f}, "ground", "high"));
+  auto m = make(j);
+  const auto& a = m.state().walkers[0];
+  const auto& b = m.state().walkers[1];
+  float nearest = 99;
+  int a_on = -1, b_on = -1;
+  for (int k = 0; k < 400 && b.floor == 0; ++k) {
+    m.step(m.scripted_input());
+    if (a.flight == 0 && a_on < 0) a_on = k;
+    if (b.flight == 0 && b_on < 0) b_on = k;
+    if (a.flight == 0) nearest = std::min(nearest, a.pos.x - b.pos.x);
+  }
+  REQUIRE(a_on >= 0);
+  REQUIRE(b_on > a_on);
+  CHECK(nearest >= 0.6f - 1e-3f);
+  CHECK(nearest <= 0.6f + 0.2f);  // and closes up to about that (the headway's lag at belt speed: 0.5 m/s x 0.35 s)
+}
+
+TEST_CASE("seed 002 Stairs and escalators - chosen in seconds: the escalator at about equal walks, the stair once its queue costs more", "[station][belts]") {
+  // "With nobody waiting, the nearest mouth wins, and the escalator is
+  // preferred when the walk to each is about the same. Once an escalator
+  // queue costs more than the stair beside it, newcomers take the stair"
+  // (the wait: 1.3 s per person bound for it and nearer its mouth, an
+  // escalator one lane; S43: walks within 2 s are about the same).
+  // Going down: the escalator (against) from upper at x = 20, y 1.5..2.5; a
+  // stair 2 m wide from upper at x = 20, y 8..10. By seconds alone the stair
+  // down wins wherever the walks are near: 10 / 0.67 + 2 = 16.9 s against the
+  // belt's 20 s.
+  Json j = belt_world("against");
+  j["floors"][0]["walkable"] = Json::array({rect(0, 0, 10, 12)});
+  j["floors"][1]["walkable"] = Json::array({rect(20, 0, 30, 12)});
+  j["zones"].push_back(Json{{"id", "stair"}, {"kind", "stair"}, {"pair_id", "s"}, {"floor", "ground"}, {"to_floor", "upper"},
+                            {"polygon", Json::array({{10, 10}, {10, 8}, {20, 8}, {20, 10}})}});
+  // From (24, 6): walks 5.66 m (4.22 s) to the escalator, 5 m (3.73 s) to the stair.
+  j["walkers"].push_back(belt_walker({24, 6}, "upper", "low"));
+  {
+    auto m = make(j);
+    CHECK(m.state().walkers[0].via == 0);  // the escalator: walks within 2 s of each other
+  }
+  // From (24, 9): 8.06 m (6.0 s) against 4 m (3.0 s): the nearest mouth wins.
+  j["walkers"][0]["position"] = {24, 9};
+  {
+    auto m = make(j);
+    CHECK(m.state().walkers[0].via == 1);
+  }
+  // A line of 12 bound for the escalator, nearer its mouth than a newcomer at
+  // (29, 2): the escalator costs 6.7 s walk + (15.6 - 6.7) s wait + 20 s = 35.6
+  // s, the stair 8.5 + 14.9 + 2 = 25.4 s. With the line gone (nobody waiting)
+  // the walks, 6.7 and 8.5 s, are about the same and the escalator wins.
+  j["walkers"] = Json::array();
+  for (int k = 0; k < 12; ++k) j["walkers"].push_back(belt_walker({20.7f + 0.55f * k, 2.0f}, "upper", "low"));
+  j["walkers"].push_back(belt_walker({29.0f, 2.0f}, "upper", "low"));
+  auto m = make(j);
+  CHECK(m.state().walkers[12].via == 0);  // planned before anyone counted
+  for (int k = 0; k < 12; ++k) CHECK(m.state().walkers[static_cast<std::size_t>(k)].via == 0);
+  // The newcomer re-weighs within 20 ticks (S33) and switches: the stair saves more than 3 s.
+  run(m, 20);
+  CHECK(m.state().walkers[12].via == 1);
+}
+
+TEST_CASE("seed 002 Escalator - a restored rider must be on its entry floor", "[station][belts][scenario]") {
+  Json j = belt_world();
+  j["walkers"].push_back(belt_walker({12, 2}, "ground", "high"));
+  auto m = make(j);
+  StationModel::State s = m.state();
+  s.walkers[0].flight = 0;
+  s.walkers[0].floor = 1;
+  s.walkers[0].via = -1;
+  try {
+    m.set_state(s);
+    FAIL("a rider on the exit floor was restored");
+  } catch (const InputError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("walkers[0].flight") && Catch::Contains("boarded on floor 0 only"));
+  }
+}
