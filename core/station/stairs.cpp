@@ -97,7 +97,8 @@ const CheckedDirCosts* StationModel::apron_view(uint32_t w) const {
     const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
     const bool from = fg.from == wk.floor;
     const V2 a = from ? fg.c[0] : fg.c[2], b = from ? fg.c[1] : fg.c[3];
-    if (point_segment_sqr_distance(wk.pos, a, b) <= kApronIgnoreStair * kApronIgnoreStair)
+    const float ignore = fg.belt ? kApronIgnoreBelt : kApronIgnoreStair;
+    if (point_segment_sqr_distance(wk.pos, a, b) <= ignore * ignore)
       return &aprons_without_[wk.floor][static_cast<std::size_t>(wk.via)];
   }
   return &aprons_[wk.floor];

@@ -73,6 +73,7 @@ inline constexpr float kApronSide = 1.0f;           ///< "across the mouth width
 inline constexpr float kApronAcross = 4.0f;         ///< "Crossing the front of the mouth costs up to 5 times its length (4 extra)"
 inline constexpr float kApronAlongShare = 0.15f;    ///< "along the mouth's axis costs only 15 % of that"
 inline constexpr float kApronIgnoreStair = 2.0f;    ///< "Someone heading for that mouth ignores its apron: ... 2 m of a stair mouth"
+inline constexpr float kApronIgnoreBelt = 10.0f;    ///< "... within 10 m of a gate or escalator they will board"
 inline constexpr float kBandStairWidth = 2.0f;      ///< seed 002: lane bands "On a stair at least 2 m wide that is not single file"
 inline constexpr float kBandWallOff = 0.4f;         ///< "out to 0.4 m off the side wall"
 inline constexpr float kBandCountReach = 6.0f;      ///< "those within 6 m of a mouth who have picked this stair"

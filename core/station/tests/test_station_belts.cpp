@@ -286,3 +286,20 @@ TEST_CASE("seed 002 Escalator - a restored rider must be on its entry floor", "[
     CHECK_THAT(std::string(e.what()), Catch::Contains("walkers[0].flight") && Catch::Contains("boarded on floor 0 only"));
   }
 }
+
+TEST_CASE("seed 002 Route - an escalator's mouth apron is free for those who will board it within 10 m", "[station][belts]") {
+  // "Someone heading for that mouth ignores its apron: within 10 m of a gate
+  // or escalator they will board, or 2 m of a stair mouth."
+  Json j = belt_world();
+  j["floors"][0]["walkable"] = Json::array({rect(-6, 0, 10, 4)});
+  j["portals"][0]["polygon"] = rect(-6, 0, -4, 4);
+  j["walkers"] = Json::array({belt_walker({1.5f, 2}, "ground", "high"), belt_walker({-1.5f, 2}, "ground", "high"),
+                              belt_walker({1.5f, 3}, "ground", "low")});
+  auto m = make(j);
+  const auto* near = m.apron_view(0);    // 8.5 m from the mouth, bound through it
+  const auto* far = m.apron_view(1);     // 11.5 m
+  const auto* passer = m.apron_view(2);  // not bound through it
+  REQUIRE(near != nullptr);
+  CHECK(far == passer);  // every apron
+  CHECK(near != far);    // without its own escalator's
+}
