@@ -58,7 +58,8 @@ std::vector<V2> path_ahead(const Walker& wk, const Route& rt) {
 void StationModel::rebuild_path(uint32_t w) {
   Walker& wk = state_.walkers[w];
   Route& rt = state_.routes[w];
-  // A destination on another floor: the stair this floor's route leads through (stairs.cpp).
+  // A destination on another floor: the stair or escalator this floor's route leads through (stairs.cpp).
+  // The gate it holds, if any, comes first (chosen by reweigh_connector).
   wk.via = choose_flight(w);
   const bool to_goal = rt.next_anchor >= rt.anchors.size();
   const V2 to = to_goal ? goal_point(w) : rt.anchors[rt.next_anchor];
@@ -484,12 +485,12 @@ void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
     // left in charge": a rider faces the belt's way and plans nothing.
     Walker& wk = state_.walkers[w];
     wk.stuck_s = 0.0f;
-    wk.drive = wk.pos + flights_[static_cast<std::size_t>(wk.flight)].travel();
+    wk.drive = wk.pos + flights_[static_cast<std::size_t>(wk.flight)].travel(wk.sense);
     return;
   }
   pass_waypoint(w);
   V2 corner = route_corner(w);
-  reweigh_stair(w, corner);
+  reweigh_connector(w, corner);
   check_crowd_ahead(w, corner);
   recheck_leg(w, corner);
   // The drive point the walker steers for; progress (and the recovery) is
@@ -541,7 +542,7 @@ bool StationModel::plan_may_search(uint32_t w) const {
   if (waypoint_reached(w) && rt.next + 1 >= rt.waypoints.size()) return true;  // pass_waypoint: the next anchor's path
   if (wk.crowd_check_s - kDt <= 0.0f) return true;                            // check_crowd_ahead: the 2 s check
   if (wk.recheck_s - kDt <= 0.0f) return true;                                // recheck_leg: a rebuild if the leg clips
-  if (reweigh_due(w)) return true;                                             // reweigh_stair: a switch rebuilds
+  if (reweigh_due(w)) return true;                                             // reweigh_connector: a switch rebuilds
   // recover_if_stuck: the timer runs by kDt at most (begin_leg and progress only lower it).
   return wk.stuck_s + kDt >= scenario_.unstick_s;
 }
@@ -593,7 +594,7 @@ void StationModel::recheck_leg(uint32_t w, V2& corner) {
   if (wk.recheck_s <= 0.0f) {
     wk.recheck_s = kLegRecheckS;
     // The goal on a stair's landing line lies on the far end's wall: the leg is tested to a body short of it.
-    const V2 end = wk.via >= 0 && on_goal_leg(w) ? short_of_landing(w, corner) : corner;
+    const V2 end = heading(wk) >= 0 && on_goal_leg(w) ? short_of_landing(w, corner) : corner;
     if (!segment_clear(wk.floor, wk.pos, end, wk.radius * 0.5f)) {
       // A rebuild that gives the same corner is no new leg: the stuck timer runs on.
       const float stuck = wk.stuck_s, ref = wk.progress_ref;

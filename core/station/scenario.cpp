@@ -190,7 +190,7 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
     }
   }
 
-  // Zones (issue 19; docs/station-connectors.md): stairs and escalators so far.
+  // Zones (issue 19; docs/station-connectors.md): stairs, escalators and gates so far.
   {
     float body = sample_body(pop, 1.0f).radius;  // the largest body that may use a flight
     for (const auto& ws : sc.walkers) body = ws.radius > body ? ws.radius : body;
@@ -200,25 +200,35 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
       if (zs.id.empty()) r.fail(zp + ".id", "expected a zone id");
       for (std::size_t q = 0; q < z; ++q)
         if (sc.zones[q].id == zs.id) r.fail(zp + ".id", "duplicate zone id \"" + zs.id + "\"");
-      if (zs.kind == "gate" || zs.kind == "elevator")
-        r.fail(zp + ".kind", "\"" + zs.kind + "\" zones are not built yet; only \"stair\" and \"escalator\" are");
-      const bool esc = zs.kind == "escalator";
-      if (zs.kind != "stair" && !esc) r.fail(zp + ".kind", "expected \"stair\" or \"escalator\", got \"" + zs.kind + "\"");
-      const std::string what = esc ? "an escalator" : "a stair";
-      if (zs.pair_id.empty()) r.fail(zp + ".pair_id", what + " needs a pair_id (seed 002: a zone with a pair_id)");
-      for (std::size_t q = 0; q < z; ++q)
-        if (sc.zones[q].pair_id == zs.pair_id)
-          r.fail(zp + ".pair_id", "zone \"" + sc.zones[q].id + "\" has pair_id \"" + zs.pair_id + "\" too: " + what + " is one zone, both its mouths");
-      const int32_t f0 = floor_index(sc, zs.floor), f1 = floor_index(sc, zs.to_floor);
+      if (zs.kind == "elevator")
+        r.fail(zp + ".kind", "\"" + zs.kind + "\" zones are not built yet; only \"stair\", \"escalator\" and \"gate\" are");
+      const bool esc = zs.kind == "escalator", gate = zs.kind == "gate";
+      if (zs.kind != "stair" && !esc && !gate)
+        r.fail(zp + ".kind", "expected \"stair\", \"escalator\" or \"gate\", got \"" + zs.kind + "\"");
+      const std::string what = esc ? "an escalator" : (gate ? "a gate" : "a stair");
+      if (!gate) {
+        if (zs.pair_id.empty()) r.fail(zp + ".pair_id", what + " needs a pair_id (seed 002: a zone with a pair_id)");
+        for (std::size_t q = 0; q < z; ++q)
+          if (!zs.pair_id.empty() && sc.zones[q].pair_id == zs.pair_id)
+            r.fail(zp + ".pair_id", "zone \"" + sc.zones[q].id + "\" has pair_id \"" + zs.pair_id + "\" too: " + what + " is one zone, both its mouths");
+      }
+      const int32_t f0 = floor_index(sc, zs.floor);
+      int32_t f1 = floor_index(sc, zs.to_floor);
       if (f0 < 0) r.fail(zp + ".floor", "no floor \"" + zs.floor + "\" (floors: " + floor_ids(sc) + ")");
-      if (zs.to_floor.empty()) r.fail(zp + ".to_floor", what + " joins two floors: expected the floor of its mouth 2");
-      if (f1 < 0) r.fail(zp + ".to_floor", "no floor \"" + zs.to_floor + "\" (floors: " + floor_ids(sc) + ")");
-      if (f0 == f1) r.fail(zp + ".to_floor", "the same floor as its mouth 0's: " + what + " joins two floors");
-      if (zs.dir != "both" && zs.dir != "along" && zs.dir != "against")
+      if (gate) {
+        // "Same-floor fare gates ... without a floor change": both mouths on `floor`.
+        if (!zs.to_floor.empty()) r.fail(zp + ".to_floor", "a gate is on one floor (seed 002: without a floor change): leave to_floor out");
+        f1 = f0;
+      } else {
+        if (zs.to_floor.empty()) r.fail(zp + ".to_floor", what + " joins two floors: expected the floor of its mouth 2");
+        if (f1 < 0) r.fail(zp + ".to_floor", "no floor \"" + zs.to_floor + "\" (floors: " + floor_ids(sc) + ")");
+        if (f0 == f1) r.fail(zp + ".to_floor", "the same floor as its mouth 0's: " + what + " joins two floors");
+      }
+      if (!zs.dir.empty() && zs.dir != "both" && zs.dir != "along" && zs.dir != "against")
         r.fail(zp + ".dir", "expected \"both\", \"along\" or \"against\", got \"" + zs.dir + "\"");
       else if (esc && zs.dir == "both")
         r.fail(zp + ".dir", "an escalator runs one way (seed 002): expected \"along\" (floor -> to_floor) or \"against\"");
-      if (esc && !(zs.belt_speed >= kMinBeltSpeed && zs.belt_speed <= kMaxBeltSpeed))
+      if ((esc || gate) && !(zs.belt_speed >= kMinBeltSpeed && zs.belt_speed <= kMaxBeltSpeed))
         r.fail(zp + ".belt_speed", "expected " + num_text(kMinBeltSpeed) + " .. " + num_text(kMaxBeltSpeed) + " m/s");
       if (!(zs.speed_factor >= kMinStairFactor && zs.speed_factor <= kMaxStairFactor))
         r.fail(zp + ".speed_factor", "expected " + num_text(kMinStairFactor) + " .. " + num_text(kMaxStairFactor) + " (the speed on the flight is desired_speed x this)");
@@ -254,7 +264,8 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
                                     "\": the floor must meet the mouth");
       for (std::size_t q = 0; q < z; ++q) {
         const auto& o = sc.zones[q];
-        const bool shared = o.floor == zs.floor || o.floor == zs.to_floor || o.to_floor == zs.floor || o.to_floor == zs.to_floor;
+        const int32_t g0 = floor_index(sc, o.floor), g1 = o.kind == "gate" ? g0 : floor_index(sc, o.to_floor);
+        const bool shared = g0 == f0 || g0 == f1 || g1 == f0 || g1 == f1;
         if (shared && polygons_overlap(o.polygon, pg)) r.fail(zp + ".polygon", "overlaps zone \"" + o.id + "\"'s flight on a floor they share");
       }
     }
@@ -398,8 +409,9 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
   // Stairs (issue 19): each flight, and its rectangle on both floors it joins.
   for (const auto& zs : sc.zones) {
     FlightGeom fg;
+    fg.gate = zs.kind == "gate";
     fg.from = static_cast<uint32_t>(floor_index(sc, zs.floor));
-    fg.to = static_cast<uint32_t>(floor_index(sc, zs.to_floor));
+    fg.to = fg.gate ? fg.from : static_cast<uint32_t>(floor_index(sc, zs.to_floor));
     for (int k = 0; k < 4; ++k) fg.c[k] = zs.polygon[static_cast<std::size_t>(k)];
     fg.mid0 = (fg.c[0] + fg.c[1]) * 0.5f;
     fg.mid2 = (fg.c[2] + fg.c[3]) * 0.5f;
@@ -409,11 +421,14 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
     fg.across = unit(fg.c[1] - fg.c[0]);
     fg.z0 = sc.floors[fg.from].z;
     fg.z2 = sc.floors[fg.to].z;
-    fg.up_allowed = zs.dir != "against";
-    fg.down_allowed = zs.dir != "along";
+    // dir: a stair both ways when the zone gives none, a belt along ("Default dir is one-way along the rise").
+    fg.belt = zs.kind == "escalator" || fg.gate;
+    const std::string dir = !zs.dir.empty() ? zs.dir : (fg.belt ? "along" : "both");
+    fg.up_allowed = dir != "against";
+    fg.down_allowed = dir != "along";
     fg.factor = zs.speed_factor;
-    fg.belt = zs.kind == "escalator";
     fg.belt_speed = fg.belt ? zs.belt_speed : 0.0f;
+    fg.spacing = fg.gate ? kGateSpacing : kEscalatorSpacing;
     flights_.push_back(fg);
   }
   // Floors: walls from the union of the outlines (and the flights on the
@@ -437,10 +452,12 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
       const FlightGeom& fg = flights_[z];
       if (fg.from != fi && fg.to != fi) continue;
       // The side walls (edges 1 and 3) on both floors; the far edge on each:
-      // edge 2 on the floor of mouth 0, edge 0 on the floor of mouth 2.
+      // edge 2 on the floor of mouth 0, edge 0 on the floor of mouth 2. A
+      // gate's two mouths are both open on its one floor.
       const std::array<std::pair<int, WallKind>, 3> walled = {
           std::pair<int, WallKind>{1, WallKind::Flight}, {3, WallKind::Flight}, {fg.from == fi ? 2 : 0, WallKind::Landing}};
       for (const auto& [e, kind] : walled) {
+        if (fg.gate && kind == WallKind::Landing) continue;
         const V2 a = fg.c[e], b = fg.c[(e + 1) % 4];
         drop_outline_along(g.walls, a, b);
         g.walls.push_back(Wall{a, b, kind, static_cast<int32_t>(z)});
@@ -470,9 +487,30 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
   for (const auto& fl : sc.floors) floors_z_.push_back(fl.z);
   build_floor_hops();
   build_aprons();
+  // Gate banks (S44): gates on one floor side by side, their axes parallel and their mouths in line
+  // (within 0.5 m along the axis), each within 3 m of the next across; joined in scenario order.
+  floor_gates_.assign(floors_.size(), 0);
+  for (std::size_t z = 0; z < flights_.size(); ++z) {
+    FlightGeom& fg = flights_[z];
+    if (!fg.gate) continue;
+    floor_gates_[fg.from] = 1;
+    fg.bank = static_cast<int32_t>(z);
+    for (std::size_t q = 0; q < z; ++q) {
+      const FlightGeom& o = flights_[q];
+      if (!o.gate || o.from != fg.from || std::fabs(dot(o.axis, fg.axis)) < 0.999f) continue;
+      const V2 d = (o.mid0 + o.mid2) * 0.5f - (fg.mid0 + fg.mid2) * 0.5f;
+      const float gap = std::fabs(dot(d, fg.across)) - 0.5f * (o.width + fg.width);
+      if (std::fabs(dot(d, fg.axis)) <= 0.5f && gap <= 3.0f) {
+        const int32_t from = fg.bank, to = o.bank;  // merge fg's bank into o's
+        for (std::size_t k = 0; k <= z; ++k)
+          if (flights_[k].gate && flights_[k].bank == from) flights_[k].bank = to;
+      }
+    }
+  }
   stair_traffic_.assign(flights_.size(), {0u, 0u});  // placed walkers plan with nobody counted yet
   bound_dist_.assign(flights_.size(), {});
-  belt_last_.assign(flights_.size(), kNoRider);
+  belt_last_.assign(flights_.size(), {kNoRider, kNoRider});
+  belt_riders_.assign(flights_.size(), 0);
   // Portals.
   for (const auto& po : sc.portals) {
     PortalGeom g;
@@ -823,17 +861,27 @@ void StationModel::set_state(const State& s) {
       const FlightGeom& fg = flights_[static_cast<std::size_t>(z)];
       return fg.from == w.floor || fg.to == w.floor;
     };
-    const std::string nz = " (-1: none; a stair's or an escalator's zone index on the walker's floor)";
-    if (!flight_here(w.flight, true)) bad(p + ".flight", "no stair " + std::to_string(w.flight) + " on floor " + std::to_string(w.floor) + nz);
-    if (!flight_here(w.via, true)) bad(p + ".via", "no stair " + std::to_string(w.via) + " on floor " + std::to_string(w.floor) + nz);
+    const std::string nz = " (-1: none; a stair's, an escalator's or a gate's zone index on the walker's floor)";
+    if (!flight_here(w.flight, true)) bad(p + ".flight", "no zone " + std::to_string(w.flight) + " on floor " + std::to_string(w.floor) + nz);
+    if (!flight_here(w.via, true)) bad(p + ".via", "no zone " + std::to_string(w.via) + " on floor " + std::to_string(w.floor) + nz);
+    if (w.gate != -1 && !(flight_here(w.gate, false) && flights_[static_cast<std::size_t>(w.gate)].gate))
+      bad(p + ".gate", "no gate " + std::to_string(w.gate) + " on floor " + std::to_string(w.floor) + " (-1: none; a gate's zone index on the walker's floor)");
     if (!flight_here(w.off_flight, true))
       bad(p + ".off_flight", "no stair " + std::to_string(w.off_flight) + " on floor " + std::to_string(w.floor) + nz);
     if (w.off_flight >= 0 && !coord_ok(w.step_off)) bad(p + ".step_off", "expected a point within the plan's 10 km");
-    if (flight_here(w.flight, false) && flights_[static_cast<std::size_t>(w.flight)].belt &&
-        flights_[static_cast<std::size_t>(w.flight)].entry_floor() != w.floor)
-      bad(p + ".flight", "escalator " + std::to_string(w.flight) + " is boarded on floor " +
-                             std::to_string(flights_[static_cast<std::size_t>(w.flight)].entry_floor()) + " only; the walker is on floor " +
-                             std::to_string(w.floor));
+    const bool riding = flight_here(w.flight, false) && flights_[static_cast<std::size_t>(w.flight)].belt;
+    if (riding) {
+      const FlightGeom& fg = flights_[static_cast<std::size_t>(w.flight)];
+      if (!((w.sense == 1 || w.sense == -1) && fg.runs(w.sense)))
+        bad(p + ".sense", "a rider's way on zone " + std::to_string(w.flight) + ": expected " +
+                              (fg.up_allowed && fg.down_allowed ? std::string("1 or -1") : std::to_string(fg.sense_of_escalator())) +
+                              ", got " + std::to_string(w.sense));
+      else if (fg.entry_floor(w.sense) != w.floor)
+        bad(p + ".flight", "escalator " + std::to_string(w.flight) + " is boarded on floor " + std::to_string(fg.entry_floor(w.sense)) +
+                               " only; the walker is on floor " + std::to_string(w.floor));
+    } else if (w.sense != 0) {
+      bad(p + ".sense", "expected 0 for a walker not on a belt, got " + std::to_string(w.sense));
+    }
     unsticks += w.unsticks;
     // The route: a planned leg (never empty), its indices within it.
     if (rt.waypoints.empty()) bad(rp + ".waypoints", "expected at least one corner (the last is the anchor or the goal)");

@@ -62,16 +62,21 @@ void StationModel::build_aprons() {
     for (uint32_t z = 0; z < nz; ++z) {
       const FlightGeom& fg = flights_[z];
       if (fg.from != f && fg.to != f) continue;
-      const V2 mid = fg.from == f ? fg.mid0 : fg.mid2;
-      const V2 out = fg.from == f ? fg.axis * -1.0f : fg.axis;
       const float half = 0.5f * fg.width + kApronSide;
       own[z].assign(cells, DirCost{});
-      for (std::size_t c = 0; c < cells; ++c) {
-        const V2 p = grid.cell_center(static_cast<int32_t>(c)) - mid;
-        const float depth = dot(p, out), side = dot(p, fg.across);
-        if (!(depth >= 0.0f && depth <= kApronDepth && side >= -half && side <= half)) continue;
-        const float fade = 1.0f - depth / kApronDepth;
-        own[z][c] = DirCost::axial(out, kApronAlongShare * kApronAcross * fade, kApronAcross * fade);
+      // The mouth on this floor (a gate: both of its mouths).
+      for (const int mouth : {0, 2}) {
+        if ((mouth == 0 ? fg.from : fg.to) != f) continue;
+        const V2 mid = mouth == 0 ? fg.mid0 : fg.mid2;
+        const V2 out = mouth == 0 ? fg.axis * -1.0f : fg.axis;
+        for (std::size_t c = 0; c < cells; ++c) {
+          const V2 p = grid.cell_center(static_cast<int32_t>(c)) - mid;
+          const float depth = dot(p, out), side = dot(p, fg.across);
+          if (!(depth >= 0.0f && depth <= kApronDepth && side >= -half && side <= half)) continue;
+          const float fade = 1.0f - depth / kApronDepth;
+          const DirCost d = DirCost::axial(out, kApronAlongShare * kApronAcross * fade, kApronAcross * fade);
+          own[z][c] = {own[z][c].xx + d.xx, own[z][c].xy + d.xy, own[z][c].yy + d.yy};
+        }
       }
       any = true;
     }
@@ -93,13 +98,14 @@ void StationModel::build_aprons() {
 const CheckedDirCosts* StationModel::apron_view(uint32_t w) const {
   const Walker& wk = state_.walkers[w];
   if (aprons_[wk.floor].cells().empty()) return nullptr;
-  if (wk.via >= 0) {
-    const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
-    const bool from = fg.from == wk.floor;
+  const int32_t to = heading(wk);
+  if (to >= 0) {
+    const FlightGeom& fg = flights_[static_cast<std::size_t>(to)];
+    const bool from = fg.gate ? belt_sense(wk, static_cast<uint32_t>(to)) > 0 : fg.from == wk.floor;
     const V2 a = from ? fg.c[0] : fg.c[2], b = from ? fg.c[1] : fg.c[3];
     const float ignore = fg.belt ? kApronIgnoreBelt : kApronIgnoreStair;
     if (point_segment_sqr_distance(wk.pos, a, b) <= ignore * ignore)
-      return &aprons_without_[wk.floor][static_cast<std::size_t>(wk.via)];
+      return &aprons_without_[wk.floor][static_cast<std::size_t>(to)];
   }
   return &aprons_[wk.floor];
 }
@@ -202,6 +208,7 @@ void StationModel::build_floor_hops() {
       std::vector<std::size_t> next;
       for (const std::size_t f : frontier)
         for (const FlightGeom& fg : flights_) {
+          if (fg.gate) continue;  // on one floor
           std::size_t g = n;
           if (fg.from == f && fg.up_allowed) g = fg.to;
           if (fg.to == f && fg.down_allowed) g = fg.from;
@@ -222,7 +229,7 @@ int32_t StationModel::floor_hops(uint32_t from, uint32_t to) const {
 bool StationModel::flight_leads(uint32_t z, uint32_t floor, uint32_t goal_floor) const {
   // From `floor` the stair may be walked, and it starts a fewest-stairs chain to goal_floor.
   const FlightGeom& fg = flights_[z];
-  if (fg.from != floor && fg.to != floor) return false;
+  if (fg.gate || (fg.from != floor && fg.to != floor)) return false;
   if (!(fg.from == floor ? fg.up_allowed : fg.down_allowed)) return false;
   const int32_t here = floor_hops(floor, goal_floor), there = floor_hops(fg.other(floor), goal_floor);
   return here > 0 && there == here - 1;
@@ -305,10 +312,10 @@ V2 StationModel::landing_goal(uint32_t w) const {
   // On a wide stair: the point of its band its lane share gives (S38; "Walkers
   // aim for that band at the mouth on the way in and on the way out").
   const Walker& wk = state_.walkers[w];
-  const auto z = static_cast<uint32_t>(wk.via);
+  const auto z = static_cast<uint32_t>(heading(wk));
   const FlightGeom& fg = flights_[z];
+  if (fg.belt) return fg.exit_mid(belt_sense(wk, z));  // one file: the belt's centreline
   const V2 far = fg.from == wk.floor ? fg.mid2 : fg.mid0;
-  if (fg.belt) return far;  // one file: the belt's centreline
   float lo = 0, hi = 0, target = 0;
   const float s = stair_band(w, z, walk_sense(wk, z), &lo, &hi, &target) ? target : fg.across_of(wk.pos);
   return far + fg.across * fg.inside_offset(s, wk.radius);
@@ -317,14 +324,24 @@ V2 StationModel::landing_goal(uint32_t w) const {
 bool StationModel::reweigh_due(uint32_t w) const {
   // "They re-weigh about once a second": every 20 ticks, staggered by the
   // walker's index so a crowd does not re-weigh on one tick (S33). Not on a
-  // flight, where the choice is final.
+  // flight or a belt, where the choice is final. On a floor with gates
+  // everyone re-weighs: a gate is taken within 12 m of its mouths (S44).
   const Walker& wk = state_.walkers[w];
-  return wk.via >= 0 && wk.flight < 0 && (state_.tick + w) % kReweighTicks == 0;
+  return (wk.via >= 0 || floor_gates_[wk.floor]) && wk.flight < 0 && (state_.tick + w) % kReweighTicks == 0;
 }
 
-void StationModel::reweigh_stair(uint32_t w, V2& corner) {
-  // A switch (another stair 3 s cheaper, the held one not yet final) plans the path anew.
-  if (!reweigh_due(w) || choose_flight(w) == state_.walkers[w].via) return;
+void StationModel::reweigh_connector(uint32_t w, V2& corner) {
+  // A switch (another stair 3 s cheaper, another gate 1.6 m cheaper, the held
+  // one not yet final; a gate ahead taken, or one no longer ahead left) plans the path anew.
+  if (!reweigh_due(w)) return;
+  Walker& wk = state_.walkers[w];
+  bool changed = false;
+  if (floor_gates_[wk.floor]) {
+    const int32_t g = choose_gate(w);
+    changed = g != wk.gate;
+    wk.gate = g;
+  }
+  if (!changed && choose_flight(w) == wk.via) return;
   rebuild_path(w);
   ++plan_counts_[w][kCountRebuilt];
   corner = route_corner(w);
@@ -332,14 +349,14 @@ void StationModel::reweigh_stair(uint32_t w, V2& corner) {
 
 V2 StationModel::short_of_landing(uint32_t w, V2 p) const {
   const Walker& wk = state_.walkers[w];
-  const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
-  const V2 out = fg.from == wk.floor ? fg.axis : fg.axis * -1.0f;  // toward the far end
+  const FlightGeom& fg = flights_[static_cast<std::size_t>(heading(wk))];
+  const V2 out = fg.gate ? fg.travel(belt_sense(wk, static_cast<uint32_t>(heading(wk)))) : (fg.from == wk.floor ? fg.axis : fg.axis * -1.0f);  // toward the far end
   return p - out * wk.radius;
 }
 
 V2 StationModel::goal_point(uint32_t w) const {
   const Walker& wk = state_.walkers[w];
-  return wk.via >= 0 ? landing_goal(w) : portal_goal(wk.destination, wk.pos);
+  return heading(wk) >= 0 ? landing_goal(w) : portal_goal(wk.destination, wk.pos);
 }
 
 void StationModel::connectors_phase() {
@@ -418,26 +435,43 @@ void StationModel::set_first_leg(uint32_t w, uint32_t z, V2 foot) {
 // speed." A rider keeps the floor tag of the entry floor (its drawn height
 // follows the tread, as on a stair) until it steps off.
 
+int StationModel::belt_sense(const Walker& wk, uint32_t z) const {
+  const FlightGeom& fg = flights_[z];
+  if (wk.flight == static_cast<int32_t>(z)) return wk.sense;
+  if (!fg.gate) return fg.sense_of_escalator();
+  const int sense = fg.along_of(wk.pos) < 0.5f * fg.length ? 1 : -1;  // in from the mouth on its side
+  return fg.runs(sense) ? sense : 0;
+}
+
 void StationModel::count_belts() {
-  // As the tick starts: per zone, the distances to its mouth of those bound
-  // through it (the choice's wait counts those nearer), and how far each
-  // belt's last boarder is past its entry edge (S40).
+  // As the tick starts: per zone, the distances to its entry mouth of those
+  // bound through it (the choice's wait counts those nearer), how far each
+  // belt's last boarder is past its entry edge, each way (S40), and its riders.
   const std::size_t nz = flights_.size();
   for (std::size_t z = 0; z < nz; ++z) {
     bound_dist_[z].clear();
-    belt_last_[z] = kNoRider;
+    belt_last_[z] = {kNoRider, kNoRider};
+    belt_riders_[z] = 0;
   }
   for (const Walker& wk : state_.walkers) {
     if (wk.phase != Phase::Walking) continue;
     if (wk.flight >= 0) {
-      const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.flight)];
-      float& last = belt_last_[static_cast<std::size_t>(wk.flight)];
-      if (fg.belt && fg.travelled(wk.pos) < last) last = fg.travelled(wk.pos);
+      const auto z = static_cast<std::size_t>(wk.flight);
+      const FlightGeom& fg = flights_[z];
+      if (!fg.belt) continue;
+      float& last = belt_last_[z][wk.sense > 0 ? 0 : 1];
+      const float t = fg.travelled(wk.pos, wk.sense);
+      if (t < last) last = t;
+      ++belt_riders_[z];
       continue;
     }
-    if (wk.via < 0) continue;
-    const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
-    bound_dist_[static_cast<std::size_t>(wk.via)].push_back(length((fg.from == wk.floor ? fg.mid0 : fg.mid2) - wk.pos));
+    for (const int32_t to : {wk.gate, wk.via}) {
+      if (to < 0) continue;
+      const auto z = static_cast<uint32_t>(to);
+      const FlightGeom& fg = flights_[z];
+      const V2 mouth = fg.belt ? fg.entry_mid(belt_sense(wk, z)) : (fg.from == wk.floor ? fg.mid0 : fg.mid2);
+      bound_dist_[z].push_back(length(mouth - wk.pos));
+    }
   }
   for (auto& d : bound_dist_) std::sort(d.begin(), d.end());
 }
@@ -447,12 +481,14 @@ bool StationModel::waiting_for_belt(const Walker& wk) const {
   // and behind its mouth: within 10 m of the entry edge and not past the
   // boarding reach ("Anyone else within 10 m behind the mouth" of seed 002's
   // Queues). Standing there is not being stuck, nor a crowd to route round.
-  if (wk.via < 0 || wk.flight >= 0) return false;
-  const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
-  if (!fg.belt || fg.entry_floor() != wk.floor) return false;
-  const bool up = fg.up_allowed;
-  const V2 a = up ? fg.c[0] : fg.c[2], b = up ? fg.c[1] : fg.c[3];
-  return fg.travelled(wk.pos) <= kBoardReach && point_segment_sqr_distance(wk.pos, a, b) <= kMouthLineReach * kMouthLineReach;
+  if (heading(wk) < 0 || wk.flight >= 0) return false;
+  const auto z = static_cast<uint32_t>(heading(wk));
+  const FlightGeom& fg = flights_[z];
+  if (!fg.belt) return false;
+  const int sense = belt_sense(wk, z);
+  if (sense == 0 || fg.entry_floor(sense) != wk.floor) return false;
+  const V2 a = sense > 0 ? fg.c[0] : fg.c[2], b = sense > 0 ? fg.c[1] : fg.c[3];
+  return fg.travelled(wk.pos, sense) <= kBoardReach && point_segment_sqr_distance(wk.pos, a, b) <= kMouthLineReach * kMouthLineReach;
 }
 
 float StationModel::belt_hold_gap(uint32_t w) const {
@@ -460,39 +496,127 @@ float StationModel::belt_hold_gap(uint32_t w) const {
   // person to go through" (the belt's "gap of about one body spacing", S40):
   // the room, along the belt's travel, that a walker in line in front of the
   // mouth has before it stands one spacing behind the last boarder as the
-  // tick started; kHeadwayCap with nobody on the belt or the walker not in line.
+  // tick started. "If their gate is busy they slow to a stand 0.55 m short of
+  // the mouth" (S45): a gate that runs both ways is busy while someone rides
+  // it the other way. kHeadwayCap with nobody on the belt or the walker not in line.
   const Walker& wk = state_.walkers[w];
   if (!waiting_for_belt(wk)) return kHeadwayCap;
-  const float last = belt_last_[static_cast<std::size_t>(wk.via)];
-  if (last == kNoRider) return kHeadwayCap;
-  const FlightGeom& fg = flights_[static_cast<std::size_t>(wk.via)];
+  const auto z = static_cast<uint32_t>(heading(wk));
+  const FlightGeom& fg = flights_[z];
   if (!(std::fabs(fg.across_of(wk.pos)) <= 0.5f * fg.width + wk.radius)) return kHeadwayCap;  // not in front of the mouth
-  const float room = last - kEscalatorSpacing - fg.travelled(wk.pos);
+  const int sense = belt_sense(wk, z);
+  const float t = fg.travelled(wk.pos, sense);
+  float room = kHeadwayCap;
+  const float last = belt_last_[z][sense > 0 ? 0 : 1];
+  if (last != kNoRider) room = last - fg.spacing - t;
+  if (belt_last_[z][sense > 0 ? 1 : 0] != kNoRider) room = std::min(room, -kBusyStand - t);
   return room > 0.0f ? (room < kHeadwayCap ? room : kHeadwayCap) : 0.0f;
+}
+
+float StationModel::gate_cost(uint32_t w, uint32_t z, int sense) const {
+  // seed 002: "the walk to its mouth, plus 1.5 m for every person already
+  // bound for it and closer to the mouth, or riding it"; "Equal gates are
+  // split by a small per-walker offset" (S46: up to 0.3 m by the walker's lane
+  // share and the gate's place across its bank).
+  const Walker& wk = state_.walkers[w];
+  const FlightGeom& fg = flights_[z];
+  const float dist = length(fg.entry_mid(sense) - wk.pos);
+  const auto& bound = bound_dist_[z];
+  const auto nearer = static_cast<float>(std::lower_bound(bound.begin(), bound.end(), dist) - bound.begin());
+  // The gate's place across the bank: -1 .. 1 from one end gate to the other, along the first gate's across.
+  float lo = 0.0f, hi = 0.0f, at = 0.0f;
+  bool first = true;
+  V2 across{};
+  for (const FlightGeom& o : flights_) {
+    if (!o.gate || o.bank != fg.bank) continue;
+    if (first) across = o.across;
+    const float s = dot((o.mid0 + o.mid2) * 0.5f, across);
+    lo = first ? s : std::min(lo, s), hi = first ? s : std::max(hi, s);
+    first = false;
+  }
+  at = dot((fg.mid0 + fg.mid2) * 0.5f, across);
+  const float place = hi > lo ? 2.0f * (at - lo) / (hi - lo) - 1.0f : 0.0f;
+  return dist + kGatePerPerson * (nearer + static_cast<float>(belt_riders_[z])) - kGateOffset * wk.lane_share * place;
+}
+
+int32_t StationModel::choose_gate(uint32_t w) const {
+  // seed 002: "A bank of gates side by side is shared. Within 12 m of the
+  // mouths a walker weighs each gate that serves the crossing ... They settle
+  // on the cheapest, re-weigh about once a second, and switch only when
+  // another gate is at least 1.6 m cheaper. Within 2 m behind the mouth the
+  // choice is final." The crossing (S44): the first gate the walker's path
+  // ahead runs through, whose mouth on the walker's side is within 12 m and
+  // runs its way; the bank's gates that run that way serve it. -1: no gate
+  // ahead (the path is planned without one).
+  const Walker& wk = state_.walkers[w];
+  const int32_t held = wk.gate;
+  if (held >= 0) {
+    const FlightGeom& fg = flights_[static_cast<std::size_t>(held)];
+    const int sense = belt_sense(wk, static_cast<uint32_t>(held));
+    if (sense != 0 && -fg.travelled(wk.pos, sense) <= kFinalChoiceM) return held;
+  }
+  const Route& rt = state_.routes[w];
+  int32_t ahead = -1;
+  int sense = 0;
+  V2 from = wk.pos;
+  float run = 0.0f;
+  for (std::size_t k = rt.next; k < rt.waypoints.size() && ahead < 0 && run <= kGateReach; ++k) {
+    const V2 to = rt.waypoints[k];
+    for (uint32_t z = 0; z < flights_.size() && ahead < 0; ++z) {
+      const FlightGeom& fg = flights_[z];
+      if (!fg.gate || fg.from != wk.floor) continue;
+      // The leg runs through the gate: it crosses the gate's middle line inside its width.
+      const float a0 = fg.along_of(from) - 0.5f * fg.length, a1 = fg.along_of(to) - 0.5f * fg.length;
+      if ((a0 < 0.0f) == (a1 < 0.0f)) continue;
+      const float u = a0 / (a0 - a1);
+      const float s = fg.across_of(from + (to - from) * u);
+      if (!(std::fabs(s) <= 0.5f * fg.width)) continue;
+      const int sn = a0 < 0.0f ? 1 : -1;
+      if (!fg.runs(sn) || !(length(fg.entry_mid(sn) - wk.pos) <= kGateReach)) continue;
+      ahead = static_cast<int32_t>(z), sense = sn;
+    }
+    run += length(to - from);
+    from = to;
+  }
+  if (ahead < 0) return held;
+  const int32_t bank = flights_[static_cast<std::size_t>(ahead)].bank;
+  int32_t best = -1;
+  float best_c = 0.0f;
+  for (uint32_t z = 0; z < flights_.size(); ++z) {
+    const FlightGeom& fg = flights_[z];
+    if (!fg.gate || fg.bank != bank || !fg.runs(sense)) continue;
+    const float c = gate_cost(w, z, sense);
+    if (best < 0 || c < best_c) best = static_cast<int32_t>(z), best_c = c;
+  }
+  if (held >= 0 && flights_[static_cast<std::size_t>(held)].bank == bank && best != held &&
+      !(gate_cost(w, static_cast<uint32_t>(held), sense) - best_c >= kGateSwitchM))
+    return held;
+  return best;
 }
 
 void StationModel::carry_belts() {
   // Every belt's riders, front first (ties by index): each moves on at belt
   // speed, no nearer than one spacing behind where the one ahead now is, and
   // never back; sideways toward the centreline at 0.9 m/s at most. Past the
-  // end edge it steps off.
+  // end edge it steps off. (Riders of one belt all ride one way: a gate that
+  // runs both ways boards nobody while someone rides it the other way.)
   for (uint32_t z = 0; z < flights_.size(); ++z) {
     const FlightGeom& fg = flights_[z];
     if (!fg.belt) continue;
     std::vector<std::pair<float, uint32_t>> riders;
     for (uint32_t i = 0; i < state_.walkers.size(); ++i) {
       const Walker& wk = state_.walkers[i];
-      if (wk.phase == Phase::Walking && wk.flight == static_cast<int32_t>(z)) riders.emplace_back(fg.travelled(wk.pos), i);
+      if (wk.phase == Phase::Walking && wk.flight == static_cast<int32_t>(z)) riders.emplace_back(fg.travelled(wk.pos, wk.sense), i);
     }
     std::sort(riders.begin(), riders.end(), [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
-    const V2 entry = fg.up_allowed ? fg.mid0 : fg.mid2;
-    const V2 travel = fg.travel();
     float limit = 0.0f;
     bool ahead = false;
     for (const auto& [t, i] : riders) {
       Walker& wk = state_.walkers[i];
+      const V2 entry = fg.entry_mid(wk.sense);
+      const V2 travel = fg.travel(wk.sense);
       float tn = t + fg.belt_speed * kDt;
-      if (ahead && tn > limit - kEscalatorSpacing) tn = limit - kEscalatorSpacing;
+      if (ahead && tn > limit - fg.spacing) tn = limit - fg.spacing;
       if (tn < t) tn = t;
       const float s = fg.across_of(wk.pos);
       const float draw = kBeltDraw * kDt;
@@ -515,45 +639,57 @@ void StationModel::carry_belts() {
 void StationModel::step_off_belt(uint32_t w, uint32_t z, float across) {
   // "At the exit they step off where the belt's last step leaves them, just
   // past the end edge, at belt speed" (S41): the centre 5 cm past the end
-  // edge at its offset across, on the exit floor; then the first leg out.
+  // edge at its offset across, on the exit floor; off an escalator the first
+  // leg out, off a gate the path on to its goal (S45).
   Walker& wk = state_.walkers[w];
   const FlightGeom& fg = flights_[z];
-  const V2 end = fg.up_allowed ? fg.mid2 : fg.mid0;
-  const V2 travel = fg.travel();
-  const V2 foot = end + fg.across * across;
+  const V2 travel = fg.travel(wk.sense);
+  const V2 foot = fg.exit_mid(wk.sense) + fg.across * across;
   wk.floor = fg.other(wk.floor);
   wk.flight = -1;
-  wk.via = -1;
+  (fg.gate ? wk.gate : wk.via) = -1;
+  wk.sense = 0;
   wk.pos = foot + travel * kStepOffPast;
   wk.vel = travel * fg.belt_speed;
   wk.dir = travel;
   wk.stuck_s = 0.0f;
-  set_first_leg(w, z, foot);
+  if (fg.gate) rebuild_path(w);
+  else set_first_leg(w, z, foot);
 }
 
 void StationModel::board_belts() {
   // Those bound through a belt, on its entry floor, within 0.3 m of the entry
   // edge (or past it) and inside its width board when the belt has a gap of
-  // one spacing before its last boarder (S40). One at a time: nearest the
-  // edge first (ties by index), who then is the last boarder.
+  // one spacing before its last boarder and nobody rides it the other way
+  // (S40, S45). One at a time: nearest the edge first (ties by index), who
+  // then is the last boarder.
   for (uint32_t z = 0; z < flights_.size(); ++z) {
     const FlightGeom& fg = flights_[z];
     if (!fg.belt) continue;
-    float last = kNoRider;
-    for (const Walker& wk : state_.walkers)
-      if (wk.phase == Phase::Walking && wk.flight == static_cast<int32_t>(z) && fg.travelled(wk.pos) < last) last = fg.travelled(wk.pos);
+    std::array<float, 2> last{kNoRider, kNoRider};
+    for (const Walker& wk : state_.walkers) {
+      if (wk.phase != Phase::Walking || wk.flight != static_cast<int32_t>(z)) continue;
+      float& l = last[wk.sense > 0 ? 0 : 1];
+      l = std::min(l, fg.travelled(wk.pos, wk.sense));
+    }
     int32_t best = -1;
+    int best_sense = 0;
     float best_t = 0.0f;
     for (uint32_t i = 0; i < state_.walkers.size(); ++i) {
       const Walker& wk = state_.walkers[i];
-      if (wk.phase != Phase::Walking || wk.flight >= 0 || wk.via != static_cast<int32_t>(z) || wk.floor != fg.entry_floor()) continue;
-      const float t = fg.travelled(wk.pos);
+      if (wk.phase != Phase::Walking || wk.flight >= 0 || heading(wk) != static_cast<int32_t>(z)) continue;
+      const int sense = belt_sense(wk, z);
+      if (sense == 0 || wk.floor != fg.entry_floor(sense)) continue;
+      const float t = fg.travelled(wk.pos, sense);
       if (!(t >= -kBoardReach && t < fg.length) || !(std::fabs(fg.across_of(wk.pos)) <= 0.5f * fg.width)) continue;
-      if (best < 0 || t > best_t) best = static_cast<int32_t>(i), best_t = t;
+      if (best < 0 || t > best_t) best = static_cast<int32_t>(i), best_t = t, best_sense = sense;
     }
-    if (best < 0 || !(last - best_t >= kEscalatorSpacing)) continue;  // nobody at the edge, or no gap yet
+    if (best < 0) continue;
+    if (last[best_sense > 0 ? 1 : 0] != kNoRider) continue;                         // someone rides it the other way
+    if (!(last[best_sense > 0 ? 0 : 1] - best_t >= fg.spacing)) continue;         // no gap yet
     Walker& wk = state_.walkers[static_cast<std::size_t>(best)];
     wk.flight = static_cast<int32_t>(z);  // "Boarding does not move them"
+    wk.sense = best_sense;
     wk.stuck_s = 0.0f;
   }
 }

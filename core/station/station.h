@@ -90,6 +90,12 @@ inline constexpr float kMaxBeltSpeed = 1.0f;
 inline constexpr float kBoardReach = 0.3f;          ///< seed 002: "boards within 0.3 m of the entry edge"
 inline constexpr float kBeltDraw = 0.9f;            ///< "draws them sideways onto the centreline at 0.9 m/s"
 inline constexpr float kEscalatorSpacing = 0.6f;    ///< seed 002, Queues: "0.6 m at an escalator" (S40: the belt's one body spacing too)
+inline constexpr float kGateSpacing = 0.75f;        ///< "0.75 m at a gate"
+inline constexpr float kBusyStand = 0.55f;          ///< gates: "If their gate is busy they slow to a stand 0.55 m short of the mouth" (S45)
+inline constexpr float kGateReach = 12.0f;          ///< "Within 12 m of the mouths a walker weighs each gate that serves the crossing"
+inline constexpr float kGatePerPerson = 1.5f;       ///< "plus 1.5 m for every person already bound for it and closer to the mouth, or riding it"
+inline constexpr float kGateSwitchM = 1.6f;         ///< "switch only when another gate is at least 1.6 m cheaper"
+inline constexpr float kGateOffset = 0.3f;          ///< S46: "a small per-walker offset", m at most
 inline constexpr float kStepOffPast = 0.05f;        ///< S41: "just past the end edge": the centre this far past it
 inline constexpr float kMouthLineReach = 10.0f;     ///< seed 002, Queues: "Anyone else within 10 m behind the mouth" (S42)
 inline constexpr float kWaitPerPersonS = 1.3f;      ///< seed 002: "at 1.3 s each per one-file lane"
@@ -285,7 +291,7 @@ struct ZoneSpec {
   std::string floor;            ///< the floor of mouth 0; empty = the first floor
   std::string to_floor;         ///< the floor of mouth 2
   Polygon polygon;              ///< four corners, right angles
-  std::string dir = "both";     ///< both | along (floor -> to_floor) | against
+  std::string dir;              ///< both | along (floor -> to_floor; a gate: mouth 0 -> 2) | against; empty: a stair both, a belt along
   float speed_factor = kDefaultStairFactor;  ///< speed on the flight = desired_speed x this (stairs)
   bool single_file = false;
   float belt_speed = kDefaultBeltSpeed;      ///< m/s the belt carries its riders (escalators; S39)
@@ -389,8 +395,10 @@ struct Walker {
   uint32_t done_tick = 0;    ///< the tick it became Done or Removed
   uint32_t unsticks = 0;     ///< recoveries so far
   int32_t flight = -1;       ///< the stair (zone index) whose flight the walker is on, -1 none
-  int32_t via = -1;          ///< the stair this floor's route leads through to another floor, -1 none
+  int32_t via = -1;          ///< the stair or escalator this floor's route leads through to another floor, -1 none
+  int32_t gate = -1;         ///< the fare gate the route leads through first (on this floor), -1 none
   int32_t off_flight = -1;   ///< the stair just stepped off while its first leg (to step_off) is ahead, -1 none
+  int32_t sense = 0;         ///< on a belt (flight): the way it rides, +1 mouth 0 -> 2, -1 the reverse; 0 off a belt
   Trip trip = Trip::Board;
   Phase phase = Phase::Walking;
   bool prefers_lift_impaired = false;  ///< seed 002: p_impaired roll
@@ -424,7 +432,9 @@ struct Walker {
     v(FieldInfo{"unsticks"}, s.unsticks);
     v(FieldInfo{"flight"}, s.flight);
     v(FieldInfo{"via"}, s.via);
+    v(FieldInfo{"gate"}, s.gate);
     v(FieldInfo{"off_flight"}, s.off_flight);
+    v(FieldInfo{"sense"}, s.sense);
     v(FieldInfo{"trip"}, s.trip);
     v(FieldInfo{"phase"}, s.phase);
     v(FieldInfo{"prefers_lift_impaired"}, s.prefers_lift_impaired);
@@ -636,13 +646,21 @@ struct FlightGeom {
   bool up_allowed = true;      ///< from -> to may be walked (dir both or along)
   bool down_allowed = true;    ///< to -> from (both or against)
   float factor = kDefaultStairFactor;
-  bool belt = false;           ///< an escalator: riders are carried one file (seed 002, Escalator)
+  bool belt = false;           ///< an escalator or a gate: riders are carried one file (seed 002, Escalator)
+  bool gate = false;           ///< a fare gate: the belt on one floor (from == to), mouths 0 and 2 both on it
   float belt_speed = 0;        ///< m/s
-  /// The belt's entry floor, its travel direction (unit) and the along coordinate of its entry line.
-  uint32_t entry_floor() const { return up_allowed ? from : to; }
-  V2 travel() const { return up_allowed ? axis : axis * -1.0f; }
-  /// How far p is past the belt's entry line along its travel (negative: before it).
-  float travelled(V2 p) const { return up_allowed ? along_of(p) : length - along_of(p); }
+  float spacing = 0;           ///< m: the belt's one body spacing (S40: 0.6 at an escalator, 0.75 at a gate)
+  int32_t bank = -1;           ///< a gate's bank (gates side by side, S44), -1 for the other kinds
+  /// A belt's ways: sense +1 runs mouth 0 -> mouth 2, -1 the reverse. An escalator runs its one way.
+  int sense_of_escalator() const { return up_allowed ? 1 : -1; }
+  bool runs(int sense) const { return sense > 0 ? up_allowed : down_allowed; }
+  /// The floor a belt is boarded on, its travel (unit), its entry and exit mouths' middles, along `sense`.
+  uint32_t entry_floor(int sense) const { return sense > 0 ? from : to; }
+  V2 travel(int sense) const { return sense > 0 ? axis : axis * -1.0f; }
+  V2 entry_mid(int sense) const { return sense > 0 ? mid0 : mid2; }
+  V2 exit_mid(int sense) const { return sense > 0 ? mid2 : mid0; }
+  /// How far p is past the entry line along the travel of `sense` (negative: before it).
+  float travelled(V2 p, int sense) const { return sense > 0 ? along_of(p) : length - along_of(p); }
   /// Along the axis from mouth 0's line, and across from the flight's middle line.
   float along_of(V2 p) const { return dot(p - mid0, axis); }
   float across_of(V2 p) const { return dot(p - mid0, across); }
@@ -808,10 +826,18 @@ class StationModel {
   V2 stair_band_aim(uint32_t w, V2 drive) const;
   V2 short_of_landing(uint32_t w, V2 p) const;
   bool reweigh_due(uint32_t w) const;
-  void reweigh_stair(uint32_t w, V2& corner);
+  void reweigh_connector(uint32_t w, V2& corner);
   void hand_over(uint32_t w, uint32_t z);
   // the belt (escalators: stairs.cpp; seed 002, Escalator)
   bool on_belt(const Walker& w) const { return w.flight >= 0 && flights_[static_cast<std::size_t>(w.flight)].belt; }
+  /// The connector a walker heads for now: its gate, else the stair or escalator of its route (-1 none).
+  static int32_t heading(const Walker& w) { return w.gate >= 0 ? w.gate : w.via; }
+  /// The way walker w rides belt z, or would: its own on it; an escalator's one way; at a gate, away from
+  /// the mouth on its side, 0 when the gate does not run that way.
+  int belt_sense(const Walker& w, uint32_t z) const;
+  /// Fare gates (S44-S46): the gate a walker on its goal's floor takes, and what it costs.
+  int32_t choose_gate(uint32_t w) const;
+  float gate_cost(uint32_t w, uint32_t z, int sense) const;
   void count_belts();
   float belt_hold_gap(uint32_t w) const;
   bool waiting_for_belt(const Walker& w) const;
@@ -895,7 +921,9 @@ class StationModel {
   /// sorted (the choice's wait: those nearer the mouth); for a belt, how far its last boarder is past the
   /// entry edge (the rider least far along; kNoRider with none: S40).
   std::vector<std::vector<float>> bound_dist_;
-  std::vector<float> belt_last_;
+  std::vector<std::array<float, 2>> belt_last_;  ///< [0] the riders of sense +1, [1] of sense -1
+  std::vector<uint32_t> belt_riders_;            ///< per zone: riders on it as the tick starts (a gate's choice)
+  std::vector<uint8_t> floor_gates_;             ///< per floor: it has a gate (walkers there re-weigh)
   static constexpr float kNoRider = 1e30f;
   /// The 0.7 m routing grid of each floor (grid.h), shared by copies of the model: it is built from the
   /// scenario once and never changes in part 1 (full attractors, which rebuild it, come with part 3).

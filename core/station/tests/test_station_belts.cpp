@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
+#include <map>
+#include <set>
 #include <vector>
 
 #include "station_test_util.h"
@@ -279,12 +281,14 @@ TEST_CASE("seed 002 Escalator - a restored rider must be on its entry floor", "[
   s.walkers[0].flight = 0;
   s.walkers[0].floor = 1;
   s.walkers[0].via = -1;
-  try {
-    m.set_state(s);
-    FAIL("a rider on the exit floor was restored");
-  } catch (const InputError& e) {
-    CHECK_THAT(std::string(e.what()), Catch::Contains("walkers[0].flight") && Catch::Contains("boarded on floor 0 only"));
-  }
+  s.walkers[0].sense = 1;
+  CHECK_THROWS_WITH(m.set_state(s), Catch::Contains("walkers[0].flight") && Catch::Contains("boarded on floor 0 only"));
+  // A rider rides its belt's way; a walker off a belt has no way.
+  s.walkers[0].floor = 0;
+  s.walkers[0].sense = -1;
+  CHECK_THROWS_WITH(m.set_state(s), Catch::Contains("walkers[0].sense") && Catch::Contains("expected 1, got -1"));
+  s.walkers[0].flight = -1;
+  CHECK_THROWS_WITH(m.set_state(s), Catch::Contains("walkers[0].sense: expected 0 for a walker not on a belt"));
 }
 
 TEST_CASE("seed 002 Route - an escalator's mouth apron is free for those who will board it within 10 m", "[station][belts]") {
@@ -302,4 +306,184 @@ TEST_CASE("seed 002 Route - an escalator's mouth apron is free for those who wil
   REQUIRE(near != nullptr);
   CHECK(far == passer);  // every apron
   CHECK(near != far);    // without its own escalator's
+}
+
+namespace {
+
+// A hall x 0..20, y 0..10 split at x = 10 by a thin wall with a bank of four
+// fare gates in it, each 0.8 m wide and 1 m long (x 9.5..10.5), mouth 0 on
+// the west: g0 y 3.0..3.8, g1 4.3..5.1, g2 5.6..6.4, g3 6.9..7.7. Portals:
+// "west" (x 0..1.5) and "east" (x 18.5..20).
+Json gate_world(const std::string& dir = "along") {
+  Json j;
+  j["model"] = "station";
+  const float ys[4][2] = {{3.0f, 3.8f}, {4.3f, 5.1f}, {5.6f, 6.4f}, {6.9f, 7.7f}};
+  Json zones = Json::array();
+  for (int k = 0; k < 4; ++k)
+    zones.push_back(Json{{"id", "g" + std::to_string(k)}, {"kind", "gate"}, {"floor", "hall"}, {"dir", dir},
+                         {"polygon", Json::array({{9.5, ys[k][1]}, {9.5, ys[k][0]}, {10.5, ys[k][0]}, {10.5, ys[k][1]}})}});
+  j["floors"] = Json::array({Json{{"id", "hall"},
+                                  {"walkable", Json::array({rect(0, 0, 20, 10)})},
+                                  {"walls", Json::array({Json::array({10, 0, 10, 3.0}), Json::array({10, 3.8, 10, 4.3}),
+                                                         Json::array({10, 5.1, 10, 5.6}), Json::array({10, 6.4, 10, 6.9}),
+                                                         Json::array({10, 7.7, 10, 10})})}}});
+  j["zones"] = zones;
+  j["portals"] = Json::array({Json{{"id", "west"}, {"floor", "hall"}, {"polygon", rect(0, 1, 1.5f, 9)}, {"mode", "despawn"}},
+                              Json{{"id", "east"}, {"floor", "hall"}, {"polygon", rect(18.5f, 1, 20, 9)}, {"mode", "despawn"}}});
+  j["walkers"] = Json::array();
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("seed 002 Gates - the same belt on one floor: chosen within 12 m, boarded at the mouth, stepped off past the far edge", "[station][belts][gates]") {
+  // "Same-floor fare gates (kind: "gate") are the same one-file conveyor as an
+  // escalator, without a floor change ... steps off just past the far edge";
+  // "Within 12 m of the mouths a walker weighs each gate that serves the crossing".
+  Json j = gate_world();
+  j["floors"][0]["walkable"] = Json::array({rect(-4, 0, 20, 10)});
+  j["walkers"].push_back(belt_walker({-3.0f, 4.7f}, "hall", "east"));  // 12.5 m from the mouths: no gate yet
+  auto m = make(j);
+  const auto& w = m.state().walkers[0];
+  int chosen = -1, boarded = -1, off = -1;
+  float board_x = 0, lo = 99, hi = -99, off_x = 0, off_vx = 0;
+  for (int k = 0; k < 800 && w.phase == Phase::Walking; ++k) {
+    const V2 before = w.pos;
+    const int32_t was = w.flight;
+    m.step(m.scripted_input());
+    if (chosen < 0 && w.gate >= 0) {
+      chosen = k;
+      CHECK(10.0f - 0.5f - w.pos.x <= 12.0f + 0.1f);  // within 12 m of the mouths (a tick's walk)
+      CHECK(w.gate == 1);                              // the gate straight ahead
+    }
+    if (was < 0 && w.flight >= 0) boarded = k, board_x = w.pos.x;
+    if (was >= 0 && w.flight >= 0) lo = std::min(lo, w.pos.x - before.x), hi = std::max(hi, w.pos.x - before.x);
+    if (was >= 0 && w.flight < 0) off = k, off_x = w.pos.x, off_vx = w.vel.x;
+  }
+  REQUIRE(chosen >= 0);
+  REQUIRE(boarded > chosen);
+  REQUIRE(off > boarded);
+  CHECK(board_x >= 9.5f - 0.3f);
+  CHECK(lo == Approx(0.025f).margin(1e-5));
+  CHECK(hi == Approx(0.025f).margin(1e-5));
+  CHECK(off_x == Approx(10.55f).margin(1e-4));  // 5 cm past the far edge, on the same floor
+  CHECK(off_vx == Approx(0.5f).margin(1e-6));
+  CHECK(w.floor == 0u);
+  CHECK(w.gate == -1);
+  CHECK(w.phase == Phase::Done);
+  CHECK(w.unsticks == 0u);
+}
+
+TEST_CASE("seed 002 Gates - a bank is shared: a crowd fans out over the gates, one file a spacing apart in each", "[station][belts][gates]") {
+  // "A bank of gates side by side is shared ... Equal gates are split by a
+  // small per-walker offset, so a crowd fans out across the bank rather than
+  // stacking on the nearest lane"; 0.75 m spacing at a gate (S40).
+  Json j = gate_world();
+  j["portals"].push_back(Json{{"id", "in"}, {"floor", "hall"}, {"polygon", rect(0, 4, 1.5f, 6)}, {"mode", "spawn"}, {"count", 60},
+                              {"rate_per_min", 60}, {"target", "east"}});
+  auto m = make(j);
+  std::map<int32_t, std::set<uint32_t>> riders_of;
+  float closest = 99;
+  for (int k = 0; k < 2400; ++k) {
+    m.step(m.scripted_input());
+    std::map<int32_t, std::vector<float>> on;
+    const auto& ws = m.state().walkers;
+    for (uint32_t i = 0; i < ws.size(); ++i)
+      if (ws[i].phase == Phase::Walking && ws[i].flight >= 0) {
+        riders_of[ws[i].flight].insert(i);
+        on[ws[i].flight].push_back(ws[i].pos.x);
+      }
+    for (auto& [g, xs] : on) {
+      std::sort(xs.begin(), xs.end());
+      for (std::size_t q = 1; q < xs.size(); ++q) closest = std::min(closest, xs[q] - xs[q - 1]);
+    }
+  }
+  uint32_t done = 0, unsticks = 0;
+  for (const auto& w : m.state().walkers) done += w.phase == Phase::Done ? 1 : 0, unsticks += w.unsticks;
+  CHECK(done == 60u);
+  CHECK(unsticks == 0u);
+  CHECK(closest >= 0.75f - 1e-4f);
+  for (int32_t g = 0; g < 4; ++g) {
+    INFO("gate " << g);
+    CHECK(riders_of[g].size() >= 10u);  // spread over the bank: a quarter would be 15
+  }
+  std::printf("gates: a crowd of 60 in one stream took g0..g3 %zu / %zu / %zu / %zu times\n", riders_of[0].size(), riders_of[1].size(),
+              riders_of[2].size(), riders_of[3].size());
+}
+
+TEST_CASE("seed 002 Gates - the walk plus 1.5 m for every person bound for a gate and nearer its mouth; a switch for 1.6 m", "[station][belts][gates]") {
+  // "the walk to its mouth, plus 1.5 m for every person already bound for it
+  // and closer to the mouth, or riding it. They settle on the cheapest,
+  // re-weigh about once a second, and switch only when another gate is at
+  // least 1.6 m cheaper." Walkers re-weigh on the ticks where tick + index is
+  // a multiple of 20 (S33).
+  Json j = gate_world();
+  j["walkers"].push_back(belt_walker({9.0f, 4.7f}, "hall", "east"));  // walker 0 stands at g1's mouth: re-weighs at tick 0
+  j["walkers"].push_back(belt_walker({4.0f, 4.7f}, "hall", "east"));  // walker 1, straight in front of g1, 5.5 m out: tick 19
+  {
+    auto m = make(j);
+    run(m, 20);
+    CHECK(m.state().walkers[0].gate == 1);
+    // g1: 5.5 m + 1.5 m (walker 0, nearer, bound or riding) = 7.0; g0, g2: 5.65 m. The first of the two.
+    CHECK(m.state().walkers[1].gate == 0);
+  }
+  // Alone, the newcomer takes the gate straight ahead.
+  {
+    Json k = j;
+    k["walkers"].erase(0);
+    auto m = make(k);
+    run(m, 20);
+    CHECK(m.state().walkers[0].gate == 1);
+  }
+  // Held first (the newcomer re-weighs at tick 0, before walker 1 takes g1 at
+  // tick 19): at tick 20 g1 costs about 1.3 m more than its neighbours, under
+  // 1.6 m, and the newcomer keeps it.
+  Json k = gate_world();
+  k["walkers"].push_back(belt_walker({4.0f, 4.7f}, "hall", "east"));
+  k["walkers"].push_back(belt_walker({9.0f, 4.7f}, "hall", "east"));
+  auto m = make(k);
+  run(m, 1);
+  CHECK(m.state().walkers[0].gate == 1);
+  run(m, 20);
+  CHECK(m.state().walkers[1].gate == 1);
+  CHECK(m.state().walkers[0].gate == 1);
+}
+
+TEST_CASE("seed 002 Gates - dir: one way gates serve their way only; a two-way gate held by someone coming stands 0.55 m short", "[station][belts][gates]") {
+  // "Default dir is one-way along the rise; against flips it and both serves
+  // either mouth"; "If their gate is busy they slow to a stand 0.55 m short of
+  // the mouth" (S45: busy = someone rides it the other way).
+  {
+    Json j = gate_world();
+    j["zones"][1]["dir"] = "against";  // g1 runs west only
+    j["walkers"].push_back(belt_walker({6.0f, 4.7f}, "hall", "east"));
+    auto m = make(j);
+    bool rode_g1 = false;
+    for (int k = 0; k < 600; ++k) {
+      m.step(m.scripted_input());
+      rode_g1 = rode_g1 || m.state().walkers[0].flight == 1;
+    }
+    CHECK_FALSE(rode_g1);
+    CHECK(m.state().walkers[0].phase == Phase::Done);
+  }
+  Json j = gate_world("both");
+  j["zones"] = Json::array({j["zones"][1]});  // one gate, g1's place, both ways; the other openings walled
+  j["floors"][0]["walls"] = Json::array({Json::array({10, 0, 10, 4.3}), Json::array({10, 5.1, 10, 10})});
+  j["walkers"].push_back(belt_walker({9.3f, 4.7f}, "hall", "east"));  // at mouth 0: boards at once
+  j["walkers"].push_back(belt_walker({12.0f, 4.7f}, "hall", "west"));
+  auto m = make(j);
+  const auto& a = m.state().walkers[0];
+  const auto& b = m.state().walkers[1];
+  float least = 99;  // b's least distance before mouth 2 (x = 10.5) while a rides
+  bool both = false;
+  for (int k = 0; k < 800; ++k) {
+    m.step(m.scripted_input());
+    if (a.flight == 0 && b.flight < 0 && b.gate == 0) least = std::min(least, b.pos.x - 10.5f);
+    both = both || (a.flight == 0 && b.flight == 0);
+  }
+  CHECK_FALSE(both);               // never riding it both ways at once
+  CHECK(least >= 0.55f - 0.02f);   // stood 0.55 m short
+  CHECK(least <= 0.55f + 0.1f);    // and came up to about there
+  CHECK(a.phase == Phase::Done);
+  CHECK(b.phase == Phase::Done);
 }

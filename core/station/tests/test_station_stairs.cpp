@@ -248,9 +248,9 @@ TEST_CASE("seed 002 Stair - zones refused by JSON path", "[station][stairs][scen
     const char* message;
   };
   const std::vector<Case> cases = {
-      {"gate", [](Json& j) { j["zones"][0]["kind"] = "gate"; }, "$.zones[0].kind: \"gate\" zones are not built yet"},
+      {"gate between floors", [](Json& j) { j["zones"][0]["kind"] = "gate"; }, "$.zones[0].to_floor: a gate is on one floor"},
       {"elevator", [](Json& j) { j["zones"][0]["kind"] = "elevator"; }, "$.zones[0].kind: \"elevator\" zones are not built yet"},
-      {"unknown kind", [](Json& j) { j["zones"][0]["kind"] = "ramp"; }, "$.zones[0].kind: expected \"stair\" or \"escalator\""},
+      {"unknown kind", [](Json& j) { j["zones"][0]["kind"] = "ramp"; }, "$.zones[0].kind: expected \"stair\", \"escalator\" or \"gate\""},
       {"escalator both ways", [](Json& j) { j["zones"][0]["kind"] = "escalator"; }, "$.zones[0].dir: an escalator runs one way"},
       {"escalator belt_speed", [](Json& j) { j["zones"][0]["kind"] = "escalator", j["zones"][0]["dir"] = "along", j["zones"][0]["belt_speed"] = 3; },
        "$.zones[0].belt_speed: expected 0.1 .. 1 m/s"},
@@ -438,7 +438,7 @@ TEST_CASE("seed 002 Stair - a state after a hand-over restores and steps on to t
   // The stair fields name a stair on the walker's floor, or -1.
   auto s5 = m3.state();
   s5.walkers[0].via = 7;
-  CHECK_THROWS_WITH(m3.set_state(s5), Catch::Contains("walkers[0].via: no stair 7"));
+  CHECK_THROWS_WITH(m3.set_state(s5), Catch::Contains("walkers[0].via: no zone 7"));
   s5 = m3.state();
   s5.walkers[0].flight = -2;
   CHECK_THROWS_WITH(m3.set_state(s5), Catch::Contains("walkers[0].flight"));
