@@ -719,7 +719,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 10;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice
+  static constexpr uint32_t kVersion = 11;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
   /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
   static constexpr std::array<std::string_view, 9> kPhases{"inputs", "spawn",      "neighbours", "plan",   "forces",
