@@ -12,17 +12,23 @@ namespace lockstep::station {
 
 namespace {
 
+// A fare gate's mouth is no wall to the walker bound through that gate (S45):
+// no force, no contact, no wall gap, and it may step across.
+bool gate_of(const Wall& wl, const Walker& w) { return wl.kind == WallKind::GateMouth && wl.blocker == w.gate; }
+
 // The far end of the stair a walker is bound through pushes it not at all (no
 // soft force, no contact, no wall gap): its centre walks up to the landing
 // line, where it is handed over (seed 002: "so a walker can sit right on the
 // line"; spec note S31). The integrator still keeps the centre from crossing.
-bool landing_of(const Wall& wl, const Walker& w) { return wl.kind == WallKind::Landing && wl.blocker == w.via; }
+bool landing_of(const Wall& wl, const Walker& w) {
+  return (wl.kind == WallKind::Landing && wl.blocker == w.via) || gate_of(wl, w);
+}
 
 // A wall whose soft force and wall gap a walker does not feel (contacts still
 // act): the obstacle or hole a recovery mutes (seed 002, Recovery), and the
 // landing it is bound through.
 bool soft_muted(const Wall& wl, const Walker& w) {
-  if (wl.kind == WallKind::Landing) return landing_of(wl, w);
+  if (wl.kind == WallKind::Landing || wl.kind == WallKind::GateMouth) return landing_of(wl, w);
   return wl.blocker >= 0 && wl.blocker == w.ignore_blocker && (wl.kind == WallKind::Obstacle || wl.kind == WallKind::Hole);
 }
 
@@ -558,6 +564,7 @@ bool StationModel::move_refused(const Walker& w, V2 from, V2 to, int32_t* hit) c
   const FloorGeom& fl = floors_[w.floor];
   for (uint32_t k = wall_start_[i]; k < wall_start_[i + 1]; ++k) {
     const Wall& wl = fl.walls[wall_items_[k]];
+    if (gate_of(wl, w)) continue;
     const float dfrom = sqr_length(closest_on_segment(from, wl.a, wl.b) - from);
     const float dto = sqr_length(closest_on_segment(to, wl.a, wl.b) - to);
     bool bad = false;

@@ -457,7 +457,11 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
       const std::array<std::pair<int, WallKind>, 3> walled = {
           std::pair<int, WallKind>{1, WallKind::Flight}, {3, WallKind::Flight}, {fg.from == fi ? 2 : 0, WallKind::Landing}};
       for (const auto& [e, kind] : walled) {
-        if (fg.gate && kind == WallKind::Landing) continue;
+        if (fg.gate && kind == WallKind::Landing) {
+          // A gate's two mouths: walls to all but its own walkers (S45).
+          for (const int m : {0, 2}) g.walls.push_back(Wall{fg.c[m], fg.c[m + 1], WallKind::GateMouth, static_cast<int32_t>(z)});
+          continue;
+        }
         const V2 a = fg.c[e], b = fg.c[(e + 1) % 4];
         drop_outline_along(g.walls, a, b);
         g.walls.push_back(Wall{a, b, kind, static_cast<int32_t>(z)});
@@ -480,7 +484,8 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
     GridInput gi;
     for (const auto& poly : g.walkable) gi.walkable.push_back(GridPolygon{poly});
     for (const auto& poly : g.blockers) gi.blockers.push_back(GridPolygon{poly});
-    for (const Wall& w : g.walls) gi.wall_set.push_back(WallSegment{w.a, w.b});
+    for (const Wall& w : g.walls)
+      if (w.kind != WallKind::GateMouth) gi.wall_set.push_back(WallSegment{w.a, w.b});  // the grid routes through gates
     grids_.push_back(std::make_shared<const NavGrid>(gi));
     floors_.push_back(std::move(g));
   }

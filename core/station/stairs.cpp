@@ -572,8 +572,8 @@ int32_t StationModel::choose_gate(uint32_t w) const {
       const float s = fg.across_of(from + (to - from) * u);
       if (!(std::fabs(s) <= 0.5f * fg.width)) continue;
       const int sn = a0 < 0.0f ? 1 : -1;
-      if (!fg.runs(sn) || !(length(fg.entry_mid(sn) - wk.pos) <= kGateReach)) continue;
-      ahead = static_cast<int32_t>(z), sense = sn;
+      if (!(length(fg.entry_mid(sn) - wk.pos) <= kGateReach)) continue;
+      ahead = static_cast<int32_t>(z), sense = sn;  // its bank's gates that run this way serve the crossing
     }
     run += length(to - from);
     from = to;
@@ -623,7 +623,8 @@ void StationModel::carry_belts() {
       const float sn = s > draw ? s - draw : (s < -draw ? s + draw : 0.0f);
       limit = tn;
       ahead = true;
-      if (tn >= fg.length) {
+      // Off an escalator at the end edge; off a gate once the body is past its mouth's wall (S45).
+      if (tn >= fg.length + (fg.gate ? wk.radius + kStepOffPast : 0.0f)) {
         step_off_belt(i, z, sn);
         continue;
       }
@@ -645,11 +646,12 @@ void StationModel::step_off_belt(uint32_t w, uint32_t z, float across) {
   const FlightGeom& fg = flights_[z];
   const V2 travel = fg.travel(wk.sense);
   const V2 foot = fg.exit_mid(wk.sense) + fg.across * across;
+  const V2 at = fg.gate ? wk.pos + fg.across * (across - fg.across_of(wk.pos)) + travel * (fg.belt_speed * kDt) : foot + travel * kStepOffPast;
   wk.floor = fg.other(wk.floor);
   wk.flight = -1;
   (fg.gate ? wk.gate : wk.via) = -1;
   wk.sense = 0;
-  wk.pos = foot + travel * kStepOffPast;
+  wk.pos = at;
   wk.vel = travel * fg.belt_speed;
   wk.dir = travel;
   wk.stuck_s = 0.0f;

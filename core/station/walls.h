@@ -12,8 +12,10 @@ namespace lockstep::station {
 
 /// Flight: a stair's side wall; Landing: a stair's far edge on the floor being
 /// left (seed 002: "The far edge of a flight is a wall on the floor being
-/// left"); for both, `blocker` is the stair's zone index.
-enum class WallKind : uint8_t { Outline = 0, Obstacle = 1, Hole = 2, Void = 3, Extra = 4, Flight = 5, Landing = 6 };
+/// left"); GateMouth: a fare gate's mouth, a wall to all but the walker bound
+/// through that gate (S45), and not to the routing grid; for these,
+/// `blocker` is the zone's index.
+enum class WallKind : uint8_t { Outline = 0, Obstacle = 1, Hole = 2, Void = 3, Extra = 4, Flight = 5, Landing = 6, GateMouth = 7 };
 
 struct Wall {
   V2 a, b;

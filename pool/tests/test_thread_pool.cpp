@@ -125,7 +125,7 @@ std::string wander_crowd_text(uint32_t count, float teleportradius) {
 TEST_CASE("threads - the station crowd's hash chain is the same on 1, 2, 3, 4 and 8 threads", "[pool][station]") {
   // The demo scenarios and validation crowds: a hall, a corridor, a bottleneck, a counter-flow,
   // a crossing, two floors joined by stairs (hand-overs, walkers meeting by drawn height) and by
-  // escalators (boarding, the belt's riders carried front first),
+  // escalators (boarding, the belt's riders carried front first), and the demo station (fare gates),
   // each long enough for its crowd to meet (contacts, walls, refused moves).
   const std::vector<std::pair<std::string, uint64_t>> runs = {
       {"station/hall.json", 300},
@@ -136,6 +136,7 @@ TEST_CASE("threads - the station crowd's hash chain is the same on 1, 2, 3, 4 an
       {"station/flows/crossing_r100.json", 600},
       {"station/stairs.json", 1600},
       {"station/escalators.json", 1600},
+      {"station/station.json", 1200},
   };
   for (const auto& [scenario, ticks] : runs) {
     INFO(scenario);

@@ -366,7 +366,9 @@ TEST_CASE("seed 002 Gates - the same belt on one floor: chosen within 12 m, boar
   CHECK(board_x >= 9.5f - 0.3f);
   CHECK(lo == Approx(0.025f).margin(1e-5));
   CHECK(hi == Approx(0.025f).margin(1e-5));
-  CHECK(off_x == Approx(10.55f).margin(1e-4));  // 5 cm past the far edge, on the same floor
+  // Past the far edge with the body clear of its mouth, 5 cm on (S45), on the same floor: the belt's last move.
+  CHECK(off_x >= 10.5f + 0.25f + 0.05f);
+  CHECK(off_x <= 10.5f + 0.25f + 0.05f + 0.025f + 1e-4f);
   CHECK(off_vx == Approx(0.5f).margin(1e-6));
   CHECK(w.floor == 0u);
   CHECK(w.gate == -1);
@@ -458,18 +460,21 @@ TEST_CASE("seed 002 Gates - dir: one way gates serve their way only; a two-way g
     j["zones"][1]["dir"] = "against";  // g1 runs west only
     j["walkers"].push_back(belt_walker({6.0f, 4.7f}, "hall", "east"));
     auto m = make(j);
-    bool rode_g1 = false;
+    bool rode_g1 = false, in_g1 = false;
     for (int k = 0; k < 600; ++k) {
       m.step(m.scripted_input());
+      const V2 p = m.state().walkers[0].pos;
       rode_g1 = rode_g1 || m.state().walkers[0].flight == 1;
+      in_g1 = in_g1 || (p.x > 9.5f && p.x < 10.5f && p.y > 4.3f && p.y < 5.1f);
     }
     CHECK_FALSE(rode_g1);
+    CHECK_FALSE(in_g1);  // nor walked through it: a gate's mouths are walls to all but its own walkers (S45)
     CHECK(m.state().walkers[0].phase == Phase::Done);
   }
   Json j = gate_world("both");
   j["zones"] = Json::array({j["zones"][1]});  // one gate, g1's place, both ways; the other openings walled
   j["floors"][0]["walls"] = Json::array({Json::array({10, 0, 10, 4.3}), Json::array({10, 5.1, 10, 10})});
-  j["walkers"].push_back(belt_walker({9.3f, 4.7f}, "hall", "east"));  // at mouth 0: boards at once
+  j["walkers"].push_back(belt_walker({9.22f, 4.7f}, "hall", "east"));  // at mouth 0: boards at once
   j["walkers"].push_back(belt_walker({12.0f, 4.7f}, "hall", "west"));
   auto m = make(j);
   const auto& a = m.state().walkers[0];
@@ -486,4 +491,32 @@ TEST_CASE("seed 002 Gates - dir: one way gates serve their way only; a two-way g
   CHECK(least <= 0.55f + 0.1f);    // and came up to about there
   CHECK(a.phase == Phase::Done);
   CHECK(b.phase == Phase::Done);
+}
+
+TEST_CASE("seed 002 Gates - one gate's throughput with a crowd waiting: one spacing at belt speed at most", "[station][belts][gates]") {
+  // One gate (g1's place, the other openings walled), 20 walkers waiting in
+  // front of it: the gate passes at most belt speed over its spacing, 0.5 m/s
+  // over 0.75 m = 40 /min.
+  Json j = gate_world();
+  j["zones"] = Json::array({j["zones"][1]});
+  j["floors"][0]["walls"] = Json::array({Json::array({10, 0, 10, 4.3}), Json::array({10, 5.1, 10, 10})});
+  for (int r = 0; r < 5; ++r)
+    for (int c = 0; c < 4; ++c) j["walkers"].push_back(belt_walker({8.4f - 0.7f * c, 3.3f + 0.7f * r}, "hall", "east"));
+  auto m = make(j);
+  std::vector<int> boarded(20, -1);
+  for (int k = 0; k < 2400; ++k) {
+    m.step(m.scripted_input());
+    for (uint32_t i = 0; i < 20; ++i)
+      if (boarded[i] < 0 && m.state().walkers[i].flight == 0) boarded[i] = k;
+  }
+  uint32_t done = 0, unsticks = 0;
+  for (const auto& w : m.state().walkers) done += w.phase == Phase::Done ? 1 : 0, unsticks += w.unsticks;
+  CHECK(done == 20u);
+  CHECK(unsticks == 0u);
+  std::sort(boarded.begin(), boarded.end());
+  REQUIRE(boarded.front() >= 0);
+  const double per_min = 60.0 * 19 / ((boarded.back() - boarded.front()) * 0.05);
+  std::printf("one gate at 0.5 m/s, spacing 0.75 m, 20 waiting: %.1f /min\n", per_min);
+  CHECK(per_min <= 40.0 + 1e-6);
+  CHECK(per_min >= 20.0);  // and the line keeps it fed: at least half of that
 }
