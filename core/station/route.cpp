@@ -498,7 +498,7 @@ void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
   const Route& rt = state_.routes[w];
   const bool coming = state_.walkers[w].origin >= 0 && oncoming_ahead(w, unit(rt.waypoints[rt.next] - rt.leg_start));
   const V2 drive = lane_drive(w, corner, coming);
-  state_.walkers[w].drive = stair_band_aim(w, band_aim(w, drive, coming));
+  state_.walkers[w].drive = queue_aim(w, stair_band_aim(w, band_aim(w, drive, coming)));
   Walker& wk = state_.walkers[w];
   // The muted obstacle of a recovery runs out.
   if (wk.ignore_blocker >= 0) {

@@ -516,6 +516,8 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
   bound_dist_.assign(flights_.size(), {});
   belt_last_.assign(flights_.size(), {kNoRider, kNoRider});
   belt_riders_.assign(flights_.size(), 0);
+  line_of_.assign(flights_.size(), {});
+  line_t_.assign(flights_.size(), {});
   // Portals.
   for (const auto& po : sc.portals) {
     PortalGeom g;
@@ -887,6 +889,9 @@ void StationModel::set_state(const State& s) {
     } else if (w.sense != 0) {
       bad(p + ".sense", "expected 0 for a walker not on a belt, got " + std::to_string(w.sense));
     }
+    if (w.line < -1 || w.line >= static_cast<int32_t>(s.walkers.size()))
+      bad(p + ".line", "expected -1 (not in a line) or a place in a line, 0 .. " + std::to_string(s.walkers.size() - 1) + ", got " +
+                           std::to_string(w.line));
     unsticks += w.unsticks;
     // The route: a planned leg (never empty), its indices within it.
     if (rt.waypoints.empty()) bad(rp + ".waypoints", "expected at least one corner (the last is the anchor or the goal)");

@@ -510,7 +510,105 @@ float StationModel::belt_hold_gap(uint32_t w) const {
   const float last = belt_last_[z][sense > 0 ? 0 : 1];
   if (last != kNoRider) room = last - fg.spacing - t;
   if (belt_last_[z][sense > 0 ? 1 : 0] != kNoRider) room = std::min(room, -kBusyStand - t);
+  // In line (S47): a spacing behind the one in front, easing into that spot and standing; behind the
+  // line (S48): the spot a newcomer takes behind the tail.
+  const auto& line_t = line_t_[z][sense > 0 ? 0 : 1];
+  if (wk.line >= 1 && static_cast<std::size_t>(wk.line) < line_t.size())
+    room = std::min(room, line_t[static_cast<std::size_t>(wk.line) - 1] - fg.spacing - t);
+  if (wk.line < 0 && w < spot_t_.size() && spot_t_[w] != kNoRider) room = std::min(room, spot_t_[w] - t);  // (spawned this tick: none)
   return room > 0.0f ? (room < kHeadwayCap ? room : kHeadwayCap) : 0.0f;
+}
+
+void StationModel::form_lines() {
+  // seed 002, Queues: "Each tick, the walkers heading for that mouth who stand
+  // within the strip around the axis (half the zone width, at least 0.45 m,
+  // plus 0.15 m) are the queue, provided each is within 1.3 m of the one in
+  // front and the first is within 1.4 m of the mouth. For someone already in
+  // the line that first gap may be up to 3 m ... The tail is the last of them."
+  // S47: heading for = in line for it (waiting_for_belt); in front = nearer the
+  // mouth along the axis (ties by index); a line ends at its first gap. Then
+  // the newcomers, those in line for it outside the line, nearest the tail
+  // first, take successive spots a spacing apart behind it (S48).
+  const std::size_t nz = flights_.size(), n = state_.walkers.size();
+  spot_t_.assign(n, kNoRider);
+  for (Walker& wk : state_.walkers)
+    if (wk.phase == Phase::Walking) wk.line = wk.line >= 0 && waiting_for_belt(wk) ? -2 : -1;  // -2: was in line
+  for (std::size_t z = 0; z < nz; ++z) {
+    const FlightGeom& fg = flights_[z];
+    if (!fg.belt) continue;
+    for (const int sense : {1, -1}) {
+      auto& members = line_of_[z][sense > 0 ? 0 : 1];
+      auto& ts = line_t_[z][sense > 0 ? 0 : 1];
+      members.clear(), ts.clear();
+      if (!fg.runs(sense)) continue;
+      const float strip = std::max(0.5f * fg.width, kStripMin) + kStripPlus;
+      std::vector<std::pair<float, uint32_t>> cand;  // (distance behind the mouth, walker)
+      for (uint32_t i = 0; i < n; ++i) {
+        const Walker& wk = state_.walkers[i];
+        if (wk.phase != Phase::Walking || heading(wk) != static_cast<int32_t>(z) || !waiting_for_belt(wk) || belt_sense(wk, static_cast<uint32_t>(z)) != sense)
+          continue;
+        cand.emplace_back(-fg.travelled(wk.pos, sense), i);
+      }
+      std::sort(cand.begin(), cand.end());
+      const V2 mouth = fg.entry_mid(sense);
+      std::vector<uint8_t> in(cand.size(), 0);
+      int32_t prev = -1;
+      for (std::size_t k = 0; k < cand.size(); ++k) {
+        Walker& wk = state_.walkers[cand[k].second];
+        if (!(std::fabs(fg.across_of(wk.pos)) <= strip)) continue;  // off the strip: not in the line, the line goes on
+        const bool ok = prev < 0 ? length(wk.pos - mouth) <= (wk.line == -2 ? kLineHeadKept : kLineHead)
+                                 : length(wk.pos - state_.walkers[static_cast<std::size_t>(prev)].pos) <= kLineGap;
+        if (!ok) break;
+        wk.line = static_cast<int32_t>(members.size());
+        members.push_back(cand[k].second);
+        ts.push_back(-cand[k].first);
+        in[k] = 1;
+        prev = static_cast<int32_t>(cand[k].second);
+      }
+      // Newcomers: "take successive spots behind the tail, nearest first, one spacing apart".
+      if (members.empty()) continue;
+      const float tail = ts.back();
+      const V2 tail_at = mouth + fg.travel(sense) * tail;
+      std::vector<std::pair<float, uint32_t>> fresh;
+      for (std::size_t k = 0; k < cand.size(); ++k)
+        if (!in[k]) fresh.emplace_back(length(state_.walkers[cand[k].second].pos - tail_at), cand[k].second);
+      std::sort(fresh.begin(), fresh.end());
+      for (std::size_t k = 0; k < fresh.size(); ++k) spot_t_[fresh[k].second] = tail - fg.spacing * static_cast<float>(k + 1);
+    }
+  }
+  for (Walker& wk : state_.walkers)
+    if (wk.line == -2) wk.line = -1;
+}
+
+V2 StationModel::queue_aim(uint32_t w, V2 drive) const {
+  // Where a walker in line for a belt aims (S47, S48): in the line, "the
+  // heading is the queue axis": the point on the axis a spacing behind the one
+  // in front (where it stands when that is nearer the mouth: "Their spot in
+  // line never lies behind where they stand"); the head, the mouth. Behind a
+  // line, its spot behind the tail, or, level with the line or ahead of its
+  // spot, the axis where it stands ("steps into the line where they stand").
+  // With no line, "a point on the axis 1.4 m ahead of them". "A queue target
+  // is used only when the straight walk to it is clear of walls."
+  const Walker& wk = state_.walkers[w];
+  if (!waiting_for_belt(wk)) return drive;
+  const auto z = static_cast<uint32_t>(heading(wk));
+  const FlightGeom& fg = flights_[z];
+  const int sense = belt_sense(wk, z);
+  const float t = fg.travelled(wk.pos, sense);
+  const auto& ts = line_t_[z][sense > 0 ? 0 : 1];
+  float aim = 0.0f;
+  if (wk.line == 0) {
+    aim = 0.0f;
+  } else if (wk.line > 0 && static_cast<std::size_t>(wk.line) < ts.size()) {
+    aim = std::max(ts[static_cast<std::size_t>(wk.line) - 1] - fg.spacing, t);
+  } else if (w < spot_t_.size() && spot_t_[w] != kNoRider) {
+    aim = std::max(spot_t_[w], t);
+  } else {
+    aim = std::min(t + kMergeAhead, 0.0f);
+  }
+  const V2 target = fg.entry_mid(sense) + fg.travel(sense) * aim;
+  if (length(target - wk.pos) < 1e-3f) return target + fg.travel(sense) * 0.1f;  // on the spot: face along the axis
+  return segment_clear(wk.floor, wk.pos, target, wk.radius) ? target : drive;
 }
 
 float StationModel::gate_cost(uint32_t w, uint32_t z, int sense) const {

@@ -14,7 +14,8 @@ void StationModel::step(const Input& input) {
     crowd_fresh_.assign(floors_.size(), 0);  // the crowd costs follow the state (built on first use)
     apply_inputs(input);                     // 1. the tick's input events, in order
     count_stair_traffic();  // the stairs' lane-band counts, from the state as the tick starts (stairs.cpp, S38)
-    count_belts();          // who is bound for each connector, and whether each belt's entry is busy (S40)
+    count_belts();          // who is bound for each connector, and each belt's last boarder (S40)
+    form_lines();           // the lines at the belts' mouths (S47)
   }
   {
     const auto phase = phases_.scope(kSpawn);
@@ -154,7 +155,7 @@ void StationModel::plan_phase() {
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
     for (uint32_t i = begin; i < end; ++i) {
       const Walker& w = state_.walkers[i];
-      if (w.phase != Phase::Walking || on_belt(w)) continue;  // a rider faces the belt's way (carry_belts)
+      if (w.phase != Phase::Walking || on_belt(w) || w.line >= 0) continue;  // a rider faces the belt's way; in line, sight yaw is off (S47)
       const V2 e0 = unit(w.drive - w.pos);
       yaw[i] = e0 == V2{} ? 0.0f : sight_yaw(i, e0);
     }

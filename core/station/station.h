@@ -96,6 +96,13 @@ inline constexpr float kGateReach = 12.0f;          ///< "Within 12 m of the mou
 inline constexpr float kGatePerPerson = 1.5f;       ///< "plus 1.5 m for every person already bound for it and closer to the mouth, or riding it"
 inline constexpr float kGateSwitchM = 1.6f;         ///< "switch only when another gate is at least 1.6 m cheaper"
 inline constexpr float kGateOffset = 0.3f;          ///< S46: "a small per-walker offset", m at most
+// seed 002, Queues (S47, S48).
+inline constexpr float kStripMin = 0.45f;           ///< "the strip around the axis (half the zone width, at least 0.45 m, plus 0.15 m)"
+inline constexpr float kStripPlus = 0.15f;
+inline constexpr float kLineGap = 1.3f;             ///< "each is within 1.3 m of the one in front"
+inline constexpr float kLineHead = 1.4f;            ///< "the first is within 1.4 m of the mouth"
+inline constexpr float kLineHeadKept = 3.0f;        ///< "For someone already in the line that first gap may be up to 3 m"
+inline constexpr float kMergeAhead = 1.4f;          ///< "heads for a point on the axis 1.4 m ahead of them"
 inline constexpr float kStepOffPast = 0.05f;        ///< S41: "just past the end edge": the centre this far past it
 inline constexpr float kMouthLineReach = 10.0f;     ///< seed 002, Queues: "Anyone else within 10 m behind the mouth" (S42)
 inline constexpr float kWaitPerPersonS = 1.3f;      ///< seed 002: "at 1.3 s each per one-file lane"
@@ -399,6 +406,7 @@ struct Walker {
   int32_t gate = -1;         ///< the fare gate the route leads through first (on this floor), -1 none
   int32_t off_flight = -1;   ///< the stair just stepped off while its first leg (to step_off) is ahead, -1 none
   int32_t sense = 0;         ///< on a belt (flight): the way it rides, +1 mouth 0 -> 2, -1 the reverse; 0 off a belt
+  int32_t line = -1;         ///< its place in the line at the belt it heads for (0 the head), -1 not in a line (S47)
   Trip trip = Trip::Board;
   Phase phase = Phase::Walking;
   bool prefers_lift_impaired = false;  ///< seed 002: p_impaired roll
@@ -435,6 +443,7 @@ struct Walker {
     v(FieldInfo{"gate"}, s.gate);
     v(FieldInfo{"off_flight"}, s.off_flight);
     v(FieldInfo{"sense"}, s.sense);
+    v(FieldInfo{"line"}, s.line);
     v(FieldInfo{"trip"}, s.trip);
     v(FieldInfo{"phase"}, s.phase);
     v(FieldInfo{"prefers_lift_impaired"}, s.prefers_lift_impaired);
@@ -719,7 +728,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 11;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense)
+  static constexpr uint32_t kVersion = 12;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
   /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
   static constexpr std::array<std::string_view, 9> kPhases{"inputs", "spawn",      "neighbours", "plan",   "forces",
@@ -840,6 +849,10 @@ class StationModel {
   float gate_cost(uint32_t w, uint32_t z, int sense) const;
   void count_belts();
   float belt_hold_gap(uint32_t w) const;
+  /// seed 002, Queues (S47, S48): the lines at the belts' mouths, formed as the tick starts; the point a
+  /// walker heading for a belt aims at in or behind its line (drive unchanged where no rule applies).
+  void form_lines();
+  V2 queue_aim(uint32_t w, V2 drive) const;
   bool waiting_for_belt(const Walker& w) const;
   void board_belts();
   void carry_belts();
@@ -924,6 +937,11 @@ class StationModel {
   std::vector<std::array<float, 2>> belt_last_;  ///< [0] the riders of sense +1, [1] of sense -1
   std::vector<uint32_t> belt_riders_;            ///< per zone: riders on it as the tick starts (a gate's choice)
   std::vector<uint8_t> floor_gates_;             ///< per floor: it has a gate (walkers there re-weigh)
+  /// Per belt and way ([0] sense +1, [1] sense -1), as the tick starts: its line, head first (walker
+  /// indices), and how far each member stands past the entry edge (negative: before it).
+  std::vector<std::array<std::vector<uint32_t>, 2>> line_of_;
+  std::vector<std::array<std::vector<float>, 2>> line_t_;
+  std::vector<float> spot_t_;  ///< per walker: the spot behind its line's tail it takes (S48), kNoRider none
   static constexpr float kNoRider = 1e30f;
   /// The 0.7 m routing grid of each floor (grid.h), shared by copies of the model: it is built from the
   /// scenario once and never changes in part 1 (full attractors, which rebuild it, come with part 3).

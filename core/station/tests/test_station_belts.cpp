@@ -35,6 +35,8 @@ Json belt_walker(V2 at, const std::string& floor, const std::string& to) {
   return Json{{"position", {at.x, at.y}}, {"floor", floor}, {"destination", to}, {"desired_speed", 1.34}};
 }
 
+float stair_len_b(V2 v) { return lockstep::dmath::sqrt(v.x * v.x + v.y * v.y); }
+
 std::string belt_error(const Json& j) {
   try {
     JsonReader r("bad.json");
@@ -519,4 +521,68 @@ TEST_CASE("seed 002 Gates - one gate's throughput with a crowd waiting: one spac
   std::printf("one gate at 0.5 m/s, spacing 0.75 m, 20 waiting: %.1f /min\n", per_min);
   CHECK(per_min <= 40.0 + 1e-6);
   CHECK(per_min >= 20.0);  // and the line keeps it fed: at least half of that
+}
+
+TEST_CASE("seed 002 Queues - a line forms behind the mouth: on the axis, a spacing apart, sight yaw off", "[station][belts][queues]") {
+  // "Everyone in the line behind the head holds a spacing behind the person in
+  // front: ... 0.6 m at an escalator. They ease into that spot and stand,
+  // rather than closing up into a blob"; "In line, sight yaw (lanes, follow)
+  // is off; the heading is the queue axis." (S47)
+  Json j = belt_world();
+  j["floors"][0]["walkable"] = Json::array({rect(0, 0, 10, 8)});
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) j["walkers"].push_back(belt_walker({3.0f + 0.8f * c, 1.2f + 1.6f * r}, "ground", "high"));
+  auto m = make(j);
+  std::size_t longest = 0;
+  float most_off = 0;
+  std::vector<float> steps;  // along the axis from each member to the one in front, once settled
+  for (int k = 0; k < 1600; ++k) {
+    m.step(m.scripted_input());
+    std::vector<std::pair<int32_t, V2>> line;
+    for (const auto& w : m.state().walkers)
+      if (w.phase == Phase::Walking && w.line >= 0) {
+        line.emplace_back(w.line, w.pos);
+        CHECK(w.sight_yaw == 0.0f);
+      }
+    std::sort(line.begin(), line.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t q = 0; q < line.size(); ++q) {
+      CHECK(line[q].first == static_cast<int32_t>(q));  // places 0, 1, 2, ... head first
+      most_off = std::max(most_off, std::fabs(line[q].second.y - 2.0f));
+      if (q > 0) {
+        CHECK(stair_len_b(line[q].second - line[q - 1].second) <= 1.3f + 0.1f);  // the chain's 1.3 m (as the tick started; a tick's walk since)
+        if (k > 400) steps.push_back(line[q - 1].second.x - line[q].second.x);
+      }
+    }
+    longest = std::max(longest, line.size());
+  }
+  CHECK(longest >= 6u);
+  CHECK(most_off <= 0.5f + 0.15f + 0.1f);  // inside the strip: half the width (0.5 m), plus 0.15 (and a tick's walk)
+  std::sort(steps.begin(), steps.end());
+  REQUIRE(steps.size() > 100u);
+  const float p10 = steps[steps.size() / 10], p50 = steps[steps.size() / 2];
+  std::printf("queue at an escalator: spacing along the axis p10 %.2f m, median %.2f m\n", p10, p50);
+  CHECK(p50 >= 0.6f - 0.05f);  // a spacing apart along the axis once settled, not a blob
+  CHECK(p50 <= 0.6f + 0.3f);
+  CHECK(p10 >= 0.4f);
+  for (const auto& w : m.state().walkers) CHECK(w.phase == Phase::Done);
+}
+
+TEST_CASE("seed 002 Queues - the first in line within 1.4 m of the mouth, or 3 m once in line", "[station][belts][queues]") {
+  // "provided ... the first is within 1.4 m of the mouth. For someone already
+  // in the line that first gap may be up to 3 m, so the line does not dissolve
+  // each time its head steps on." A rider on the belt holds the walker 2 m
+  // short (one spacing behind it).
+  Json j = belt_world();
+  j["walkers"].push_back(belt_walker({8.0f, 2.0f}, "ground", "high"));
+  auto m = make(j);
+  for (const int32_t was : {-1, 0}) {
+    INFO("in line the tick before: " << was);
+    StationModel::State s = m.state();
+    s.walkers[0].line = was;
+    s.walkers[0].via = 0;
+    m.set_state(s);
+    auto copy = m;
+    copy.step(copy.scripted_input());
+    CHECK(copy.state().walkers[0].line == (was == 0 ? 0 : -1));  // 2 m out: a line only for one already in it
+  }
 }
