@@ -889,7 +889,9 @@ void StationModel::set_state(const State& s) {
     } else if (w.sense != 0) {
       bad(p + ".sense", "expected 0 for a walker not on a belt, got " + std::to_string(w.sense));
     }
-    if (w.line < -1 || w.line >= static_cast<int32_t>(s.walkers.size()))
+    if (w.line >= 0 && w.phase == Phase::Walking && !waiting_for_belt(w))
+      bad(p + ".line", "a place in a line, but the walker is not in line for a belt (bound through one, within 10 m behind its mouth): expected -1");
+    else if (w.line < -1 || w.line >= static_cast<int32_t>(s.walkers.size()))
       bad(p + ".line", "expected -1 (not in a line) or a place in a line, 0 .. " + std::to_string(s.walkers.size() - 1) + ", got " +
                            std::to_string(w.line));
     unsticks += w.unsticks;

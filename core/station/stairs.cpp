@@ -448,6 +448,7 @@ void StationModel::count_belts() {
   // bound through it (the choice's wait counts those nearer), how far each
   // belt's last boarder is past its entry edge, each way (S40), and its riders.
   const std::size_t nz = flights_.size();
+  if (nz == 0) return;  // no connector: nobody bound for one
   for (std::size_t z = 0; z < nz; ++z) {
     bound_dist_[z].clear();
     belt_last_[z] = {kNoRider, kNoRider};
@@ -531,6 +532,7 @@ void StationModel::form_lines() {
   // first, take successive spots a spacing apart behind it (S48).
   const std::size_t nz = flights_.size(), n = state_.walkers.size();
   spot_t_.assign(n, kNoRider);
+  if (std::none_of(flights_.begin(), flights_.end(), [](const FlightGeom& fg) { return fg.belt; })) return;  // no belt: no line (set_state holds every line at -1)
   for (Walker& wk : state_.walkers)
     if (wk.phase == Phase::Walking) wk.line = wk.line >= 0 && waiting_for_belt(wk) ? -2 : -1;  // -2: was in line
   for (std::size_t z = 0; z < nz; ++z) {
