@@ -13,38 +13,12 @@ using namespace station_test;
 
 namespace {
 
-// Two floors joined by a 10 m escalator 1 m wide running up (dir along):
-// "ground" (z 0) is x 0..10, the belt x 10..20 (y 1.5..2.5; entry at x = 10
-// on ground, exit at x = 20 on upper), "upper" (z 5) x 20..30. Portals:
-// "low" at ground's west end, "high" at upper's east end.
+// Two floors joined by a 10 m escalator 1 m wide running up (two_floors; dir
+// along): the belt x 10..20, y 1.5..2.5, its entry at x = 10 on ground, its
+// exit at x = 20 on upper.
 Json belt_world(const std::string& dir = "along", float belt_speed = 0.5f) {
-  Json j;
-  j["model"] = "station";
-  j["floors"] = Json::array({Json{{"id", "ground"}, {"z", 0}, {"walkable", Json::array({rect(0, 0, 10, 4)})}},
-                             Json{{"id", "upper"}, {"z", 5}, {"walkable", Json::array({rect(20, 0, 30, 4)})}}});
-  j["zones"] = Json::array({Json{{"id", "esc"}, {"kind", "escalator"}, {"pair_id", "e"}, {"floor", "ground"}, {"to_floor", "upper"},
-                                 {"polygon", Json::array({{10, 2.5}, {10, 1.5}, {20, 1.5}, {20, 2.5}})}, {"dir", dir},
-                                 {"belt_speed", belt_speed}}});
-  j["portals"] = Json::array({Json{{"id", "low"}, {"floor", "ground"}, {"polygon", rect(0, 0, 2, 4)}, {"mode", "despawn"}},
-                              Json{{"id", "high"}, {"floor", "upper"}, {"polygon", rect(28, 0, 30, 4)}, {"mode", "despawn"}}});
-  j["walkers"] = Json::array();
-  return j;
-}
-
-Json belt_walker(V2 at, const std::string& floor, const std::string& to) {
-  return Json{{"position", {at.x, at.y}}, {"floor", floor}, {"destination", to}, {"desired_speed", 1.34}};
-}
-
-float stair_len_b(V2 v) { return lockstep::dmath::sqrt(v.x * v.x + v.y * v.y); }
-
-std::string belt_error(const Json& j) {
-  try {
-    JsonReader r("bad.json");
-    StationModel m(StationModel::load_scenario(j, r));
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return two_floors(Json{{"id", "esc"}, {"kind", "escalator"}, {"pair_id", "e"}, {"floor", "ground"}, {"to_floor", "upper"},
+                         {"polygon", Json::array({{10, 2.5}, {10, 1.5}, {20, 1.5}, {20, 2.5}})}, {"dir", dir}, {"belt_speed", belt_speed}});
 }
 
 // One walker's ride, tick by tick.
@@ -84,7 +58,7 @@ TEST_CASE("seed 002 Escalator - boards within 0.3 m of the entry edge, carried a
   // centreline at 0.9 m/s while it carries them ... At the exit they step off
   // where the belt's last step leaves them, just past the end edge, at belt speed."
   Json j = belt_world();
-  j["walkers"].push_back(belt_walker({2, 2.3f}, "ground", "high"));
+  j["walkers"].push_back(placed_walker({2, 2.3f}, "ground", "high"));
   auto m = make(j);
   const Ride r = ride(m, 0);
   REQUIRE(r.boarded >= 0);
@@ -119,7 +93,7 @@ TEST_CASE("seed 002 Escalator - drawn sideways onto the centreline at 0.9 m/s", 
   // A walker placed at the entry edge 0.3 m off the centreline boards at
   // once and is drawn 4.5 cm a tick (0.9 m/s) until on the line.
   Json j = belt_world();
-  j["walkers"].push_back(belt_walker({9.8f, 2.3f}, "ground", "high"));
+  j["walkers"].push_back(placed_walker({9.8f, 2.3f}, "ground", "high"));
   auto m = make(j);
   const Ride r = ride(m, 0);
   REQUIRE(r.boarded == 0);
@@ -132,7 +106,7 @@ TEST_CASE("seed 002 Escalator - drawn sideways onto the centreline at 0.9 m/s", 
 
 TEST_CASE("seed 002 Escalator - dir against runs from to_floor down to floor, boarded only there", "[station][belts]") {
   Json j = belt_world("against");
-  j["walkers"].push_back(belt_walker({28, 2}, "upper", "low"));
+  j["walkers"].push_back(placed_walker({28, 2}, "upper", "low"));
   auto m = make(j);
   const auto& w = m.state().walkers[0];
   Ride r = ride(m, 0);
@@ -145,15 +119,15 @@ TEST_CASE("seed 002 Escalator - dir against runs from to_floor down to floor, bo
   CHECK(w.phase == Phase::Done);
   // Only boarded on the entry floor: up an escalator that runs down there is no way.
   Json up = belt_world("against");
-  up["walkers"].push_back(belt_walker({2, 2}, "ground", "high"));
-  CHECK_THAT(belt_error(up), Catch::Contains("$.walkers[0].destination") && Catch::Contains("no stair or escalator"));
+  up["walkers"].push_back(placed_walker({2, 2}, "ground", "high"));
+  CHECK_THAT(scenario_error(up), Catch::Contains("$.walkers[0].destination") && Catch::Contains("no stair or escalator"));
 }
 
 TEST_CASE("seed 002 Escalator - social forces are not applied on the belt", "[station][belts]") {
   // A shove on a rider (an impulse) and a body pressing from behind change
   // nothing of its ride: the belt alone moves it.
   Json j = belt_world();
-  j["walkers"].push_back(belt_walker({2, 2}, "ground", "high"));
+  j["walkers"].push_back(placed_walker({2, 2}, "ground", "high"));
   auto plain = make(j);
   const Ride a = ride(plain, 0);
   Json k = j;
@@ -174,7 +148,7 @@ TEST_CASE("seed 002 Escalator - one file: a boarder waits for a gap of one spaci
   Json j = belt_world();
   j["floors"][0]["walkable"] = Json::array({rect(0, 0, 10, 8)});
   for (int r = 0; r < 5; ++r)
-    for (int c = 0; c < 4; ++c) j["walkers"].push_back(belt_walker({7.5f - 0.7f * c, 0.8f + 1.4f * r}, "ground", "high"));
+    for (int c = 0; c < 4; ++c) j["walkers"].push_back(placed_walker({7.5f - 0.7f * c, 0.8f + 1.4f * r}, "ground", "high"));
   auto m = make(j);
   const auto n = static_cast<uint32_t>(m.state().walkers.size());
   std::vector<int> boarded(n, -1);
@@ -214,8 +188,8 @@ TEST_CASE("seed 002 Escalator - the head of the line keeps one spacing behind th
   // onto the belt one spacing (0.6 m) behind, never nearer, and boards once
   // the gap is there.
   Json j = belt_world();
-  j["walkers"].push_back(belt_walker({8.5f, 2.0f}, "ground", "high"));
-  j["walkers"].push_back(belt_walker({7.8f, 2.0f}, "ground", "high"));
+  j["walkers"].push_back(placed_walker({8.5f, 2.0f}, "ground", "high"));
+  j["walkers"].push_back(placed_walker({7.8f, 2.0f}, "ground", "high"));
   auto m = make(j);
   const auto& a = m.state().walkers[0];
   const auto& b = m.state().walkers[1];
@@ -249,7 +223,7 @@ TEST_CASE("seed 002 Stairs and escalators - chosen in seconds: the escalator at 
   j["zones"].push_back(Json{{"id", "stair"}, {"kind", "stair"}, {"pair_id", "s"}, {"floor", "ground"}, {"to_floor", "upper"},
                             {"polygon", Json::array({{10, 10}, {10, 8}, {20, 8}, {20, 10}})}});
   // From (24, 6): walks 5.66 m (4.22 s) to the escalator, 5 m (3.73 s) to the stair.
-  j["walkers"].push_back(belt_walker({24, 6}, "upper", "low"));
+  j["walkers"].push_back(placed_walker({24, 6}, "upper", "low"));
   {
     auto m = make(j);
     CHECK(m.state().walkers[0].via == 0);  // the escalator: walks within 2 s of each other
@@ -265,8 +239,8 @@ TEST_CASE("seed 002 Stairs and escalators - chosen in seconds: the escalator at 
   // s, the stair 8.5 + 14.9 + 2 = 25.4 s. With the line gone (nobody waiting)
   // the walks, 6.7 and 8.5 s, are about the same and the escalator wins.
   j["walkers"] = Json::array();
-  for (int k = 0; k < 12; ++k) j["walkers"].push_back(belt_walker({20.7f + 0.55f * k, 2.0f}, "upper", "low"));
-  j["walkers"].push_back(belt_walker({29.0f, 2.0f}, "upper", "low"));
+  for (int k = 0; k < 12; ++k) j["walkers"].push_back(placed_walker({20.7f + 0.55f * k, 2.0f}, "upper", "low"));
+  j["walkers"].push_back(placed_walker({29.0f, 2.0f}, "upper", "low"));
   auto m = make(j);
   CHECK(m.state().walkers[12].via == 0);  // planned before anyone counted
   for (int k = 0; k < 12; ++k) CHECK(m.state().walkers[static_cast<std::size_t>(k)].via == 0);
@@ -277,7 +251,7 @@ TEST_CASE("seed 002 Stairs and escalators - chosen in seconds: the escalator at 
 
 TEST_CASE("seed 002 Escalator - a restored rider must be on its entry floor", "[station][belts][scenario]") {
   Json j = belt_world();
-  j["walkers"].push_back(belt_walker({12, 2}, "ground", "high"));
+  j["walkers"].push_back(placed_walker({12, 2}, "ground", "high"));
   auto m = make(j);
   StationModel::State s = m.state();
   s.walkers[0].flight = 0;
@@ -299,8 +273,8 @@ TEST_CASE("seed 002 Route - an escalator's mouth apron is free for those who wil
   Json j = belt_world();
   j["floors"][0]["walkable"] = Json::array({rect(-6, 0, 10, 4)});
   j["portals"][0]["polygon"] = rect(-6, 0, -4, 4);
-  j["walkers"] = Json::array({belt_walker({1.5f, 2}, "ground", "high"), belt_walker({-1.5f, 2}, "ground", "high"),
-                              belt_walker({1.5f, 3}, "ground", "low")});
+  j["walkers"] = Json::array({placed_walker({1.5f, 2}, "ground", "high"), placed_walker({-1.5f, 2}, "ground", "high"),
+                              placed_walker({1.5f, 3}, "ground", "low")});
   auto m = make(j);
   const auto* near = m.apron_view(0);    // 8.5 m from the mouth, bound through it
   const auto* far = m.apron_view(1);     // 11.5 m
@@ -344,7 +318,7 @@ TEST_CASE("seed 002 Gates - the same belt on one floor: chosen within 12 m, boar
   // "Within 12 m of the mouths a walker weighs each gate that serves the crossing".
   Json j = gate_world();
   j["floors"][0]["walkable"] = Json::array({rect(-4, 0, 20, 10)});
-  j["walkers"].push_back(belt_walker({-3.0f, 4.7f}, "hall", "east"));  // 12.5 m from the mouths: no gate yet
+  j["walkers"].push_back(placed_walker({-3.0f, 4.7f}, "hall", "east"));  // 12.5 m from the mouths: no gate yet
   auto m = make(j);
   const auto& w = m.state().walkers[0];
   int chosen = -1, boarded = -1, off = -1;
@@ -422,8 +396,8 @@ TEST_CASE("seed 002 Gates - the walk plus 1.5 m for every person bound for a gat
   // least 1.6 m cheaper." Walkers re-weigh on the ticks where tick + index is
   // a multiple of 20 (S33).
   Json j = gate_world();
-  j["walkers"].push_back(belt_walker({9.0f, 4.7f}, "hall", "east"));  // walker 0 stands at g1's mouth: re-weighs at tick 0
-  j["walkers"].push_back(belt_walker({4.0f, 4.7f}, "hall", "east"));  // walker 1, straight in front of g1, 5.5 m out: tick 19
+  j["walkers"].push_back(placed_walker({9.0f, 4.7f}, "hall", "east"));  // walker 0 stands at g1's mouth: re-weighs at tick 0
+  j["walkers"].push_back(placed_walker({4.0f, 4.7f}, "hall", "east"));  // walker 1, straight in front of g1, 5.5 m out: tick 19
   {
     auto m = make(j);
     run(m, 20);
@@ -443,8 +417,8 @@ TEST_CASE("seed 002 Gates - the walk plus 1.5 m for every person bound for a gat
   // tick 19): at tick 20 g1 costs about 1.3 m more than its neighbours, under
   // 1.6 m, and the newcomer keeps it.
   Json k = gate_world();
-  k["walkers"].push_back(belt_walker({4.0f, 4.7f}, "hall", "east"));
-  k["walkers"].push_back(belt_walker({9.0f, 4.7f}, "hall", "east"));
+  k["walkers"].push_back(placed_walker({4.0f, 4.7f}, "hall", "east"));
+  k["walkers"].push_back(placed_walker({9.0f, 4.7f}, "hall", "east"));
   auto m = make(k);
   run(m, 1);
   CHECK(m.state().walkers[0].gate == 1);
@@ -460,7 +434,7 @@ TEST_CASE("seed 002 Gates - dir: one way gates serve their way only; a two-way g
   {
     Json j = gate_world();
     j["zones"][1]["dir"] = "against";  // g1 runs west only
-    j["walkers"].push_back(belt_walker({6.0f, 4.7f}, "hall", "east"));
+    j["walkers"].push_back(placed_walker({6.0f, 4.7f}, "hall", "east"));
     auto m = make(j);
     bool rode_g1 = false, in_g1 = false;
     for (int k = 0; k < 600; ++k) {
@@ -476,8 +450,8 @@ TEST_CASE("seed 002 Gates - dir: one way gates serve their way only; a two-way g
   Json j = gate_world("both");
   j["zones"] = Json::array({j["zones"][1]});  // one gate, g1's place, both ways; the other openings walled
   j["floors"][0]["walls"] = Json::array({Json::array({10, 0, 10, 4.3}), Json::array({10, 5.1, 10, 10})});
-  j["walkers"].push_back(belt_walker({9.22f, 4.7f}, "hall", "east"));  // at mouth 0: boards at once
-  j["walkers"].push_back(belt_walker({12.0f, 4.7f}, "hall", "west"));
+  j["walkers"].push_back(placed_walker({9.22f, 4.7f}, "hall", "east"));  // at mouth 0: boards at once
+  j["walkers"].push_back(placed_walker({12.0f, 4.7f}, "hall", "west"));
   auto m = make(j);
   const auto& a = m.state().walkers[0];
   const auto& b = m.state().walkers[1];
@@ -503,7 +477,7 @@ TEST_CASE("seed 002 Gates - one gate's throughput with a crowd waiting: one spac
   j["zones"] = Json::array({j["zones"][1]});
   j["floors"][0]["walls"] = Json::array({Json::array({10, 0, 10, 4.3}), Json::array({10, 5.1, 10, 10})});
   for (int r = 0; r < 5; ++r)
-    for (int c = 0; c < 4; ++c) j["walkers"].push_back(belt_walker({8.4f - 0.7f * c, 3.3f + 0.7f * r}, "hall", "east"));
+    for (int c = 0; c < 4; ++c) j["walkers"].push_back(placed_walker({8.4f - 0.7f * c, 3.3f + 0.7f * r}, "hall", "east"));
   auto m = make(j);
   std::vector<int> boarded(20, -1);
   for (int k = 0; k < 2400; ++k) {
@@ -531,7 +505,7 @@ TEST_CASE("seed 002 Queues - a line forms behind the mouth: on the axis, a spaci
   Json j = belt_world();
   j["floors"][0]["walkable"] = Json::array({rect(0, 0, 10, 8)});
   for (int r = 0; r < 4; ++r)
-    for (int c = 0; c < 4; ++c) j["walkers"].push_back(belt_walker({3.0f + 0.8f * c, 1.2f + 1.6f * r}, "ground", "high"));
+    for (int c = 0; c < 4; ++c) j["walkers"].push_back(placed_walker({3.0f + 0.8f * c, 1.2f + 1.6f * r}, "ground", "high"));
   auto m = make(j);
   std::size_t longest = 0;
   float most_off = 0;
@@ -549,7 +523,7 @@ TEST_CASE("seed 002 Queues - a line forms behind the mouth: on the axis, a spaci
       CHECK(line[q].first == static_cast<int32_t>(q));  // places 0, 1, 2, ... head first
       most_off = std::max(most_off, std::fabs(line[q].second.y - 2.0f));
       if (q > 0) {
-        CHECK(stair_len_b(line[q].second - line[q - 1].second) <= 1.3f + 0.1f);  // the chain's 1.3 m (as the tick started; a tick's walk since)
+        CHECK(plan_length(line[q].second - line[q - 1].second) <= 1.3f + 0.1f);  // the chain's 1.3 m (as the tick started; a tick's walk since)
         if (k > 400) steps.push_back(line[q - 1].second.x - line[q].second.x);
       }
     }
@@ -573,7 +547,7 @@ TEST_CASE("seed 002 Queues - the first in line within 1.4 m of the mouth, or 3 m
   // each time its head steps on." A rider on the belt holds the walker 2 m
   // short (one spacing behind it).
   Json j = belt_world();
-  j["walkers"].push_back(belt_walker({8.0f, 2.0f}, "ground", "high"));
+  j["walkers"].push_back(placed_walker({8.0f, 2.0f}, "ground", "high"));
   auto m = make(j);
   for (const int32_t was : {-1, 0}) {
     INFO("in line the tick before: " << was);

@@ -11,37 +11,11 @@ using namespace station_test;
 
 namespace {
 
-// Two floors joined by a 10 m stair 2 m wide: "ground" (z 0) is x 0..10, the
-// flight x 10..20 (mouth 0 at x = 10 on ground, mouth 2 at x = 20 on upper),
-// "upper" (z 5) x 20..30. Portals: "low" at ground's west end, "high" at upper's east end.
+// Two floors joined by a 10 m stair 2 m wide (two_floors): the flight x 10..20,
+// mouth 0 at x = 10 on ground, mouth 2 at x = 20 on upper.
 Json stair_world(const std::string& dir = "both", float factor = 0.5f) {
-  Json j;
-  j["model"] = "station";
-  j["floors"] = Json::array({Json{{"id", "ground"}, {"z", 0}, {"walkable", Json::array({rect(0, 0, 10, 4)})}},
-                             Json{{"id", "upper"}, {"z", 5}, {"walkable", Json::array({rect(20, 0, 30, 4)})}}});
-  j["zones"] = Json::array({Json{{"id", "stair"}, {"kind", "stair"}, {"pair_id", "s"}, {"floor", "ground"}, {"to_floor", "upper"},
-                                 {"polygon", Json::array({{10, 3}, {10, 1}, {20, 1}, {20, 3}})}, {"dir", dir},
-                                 {"speed_factor", factor}}});
-  j["portals"] = Json::array({Json{{"id", "low"}, {"floor", "ground"}, {"polygon", rect(0, 0, 2, 4)}, {"mode", "despawn"}},
-                              Json{{"id", "high"}, {"floor", "upper"}, {"polygon", rect(28, 0, 30, 4)}, {"mode", "despawn"}}});
-  j["walkers"] = Json::array();
-  return j;
-}
-
-Json stair_walker(V2 at, const std::string& floor, const std::string& to) {
-  return Json{{"position", {at.x, at.y}}, {"floor", floor}, {"destination", to}, {"desired_speed", 1.34}};
-}
-
-float stair_len(V2 v) { return lockstep::dmath::sqrt(v.x * v.x + v.y * v.y); }
-
-std::string stair_error(const Json& j) {
-  try {
-    JsonReader r("bad.json");
-    StationModel m(StationModel::load_scenario(j, r));
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return two_floors(Json{{"id", "stair"}, {"kind", "stair"}, {"pair_id", "s"}, {"floor", "ground"}, {"to_floor", "upper"},
+                         {"polygon", Json::array({{10, 3}, {10, 1}, {20, 1}, {20, 3}})}, {"dir", dir}, {"speed_factor", factor}});
 }
 
 // One walker's trip over the flight: the ticks its centre first crosses the
@@ -62,11 +36,11 @@ StairTrip walk_stair(StationModel& m, bool up, int ticks = 1200) {
     const V2 before = w.pos;
     m.step(m.scripted_input());
     const V2 p = m.state().walkers[0].pos;
-    t.max_jump = std::max(t.max_jump, stair_len(p - before));
+    t.max_jump = std::max(t.max_jump, plan_length(p - before));
     const float x = up ? p.x : 30.0f - p.x;  // along the walk: the mouth at 10, the landing line at 20
     if (t.enter < 0 && x >= 10.0f) t.enter = k;
     if (t.leave < 0 && x >= 20.0f) t.leave = k;
-    if (std::fabs(x - 15.0f) < 0.05f) t.mid_speed = stair_len(w.vel);
+    if (std::fabs(x - 15.0f) < 0.05f) t.mid_speed = plan_length(w.vel);
     if (t.handed < 0 && m.state().walkers[0].floor != floor) t.handed = k;
   }
   t.final_floor = m.state().walkers[0].floor;
@@ -81,7 +55,7 @@ StairTrip walk_stair(StationModel& m, bool up, int ticks = 1200) {
 // 1.34 x 0.5 = 0.67 m/s, 14.93 s.
 static void rimea_stair(bool up) {
   Json j = stair_world();
-  j["walkers"].push_back(up ? stair_walker({2, 2}, "ground", "high") : stair_walker({28, 2}, "upper", "low"));
+  j["walkers"].push_back(up ? placed_walker({2, 2}, "ground", "high") : placed_walker({28, 2}, "upper", "low"));
   auto m = make(j);
   const StairTrip t = walk_stair(m, up);
   REQUIRE(t.enter >= 0);
@@ -111,7 +85,7 @@ TEST_CASE("seed 002 Stair - handed to the other floor where it stands, at the la
   // "A walked stair hands the walker to the other floor where they stand when
   // they step past the landing line, so the floor change is not a jump in plan."
   Json j = stair_world();
-  j["walkers"].push_back(stair_walker({2, 2}, "ground", "high"));
+  j["walkers"].push_back(placed_walker({2, 2}, "ground", "high"));
   auto m = make(j);
   const auto& w = m.state().walkers[0];
   for (int k = 0; k < 1200 && w.floor == 0; ++k) {
@@ -136,7 +110,7 @@ TEST_CASE("seed 002 Stair - off the flight the first leg goes 1.8 m straight out
   Json j = stair_world();
   j["floors"][1]["walkable"] = Json::array({rect(20, 0, 30, 12)});
   j["portals"][1]["polygon"] = rect(20, 10, 22, 12);
-  j["walkers"].push_back(stair_walker({2, 1.6f}, "ground", "high"));
+  j["walkers"].push_back(placed_walker({2, 1.6f}, "ground", "high"));
   auto m = make(j);
   const auto& w = m.state().walkers[0];
   for (int k = 0; k < 1200 && w.floor == 0; ++k) m.step(m.scripted_input());
@@ -161,7 +135,7 @@ TEST_CASE("seed 002 Stair - off the flight the first leg goes 1.8 m straight out
 TEST_CASE("seed 002 Stair - the first leg is 1.1 m when a wall is closer than 1.8 m", "[station][stairs]") {
   Json j = stair_world();
   j["floors"][1]["walls"] = Json::array({Json::array({21.5, 0, 21.5, 1.9})});  // a screen 1.5 m out, beside the mouth
-  j["walkers"].push_back(stair_walker({2, 1.4f}, "ground", "high"));
+  j["walkers"].push_back(placed_walker({2, 1.4f}, "ground", "high"));
   auto m = make(j);
   const auto& w = m.state().walkers[0];
   for (int k = 0; k < 1200 && w.floor == 0; ++k) m.step(m.scripted_input());
@@ -176,7 +150,7 @@ TEST_CASE("seed 002 Stair - someone in the hall not changing floors is sent back
   for (const bool up : {false, true}) {
     INFO((up ? "on the upper floor's side" : "on the ground floor's side"));
     Json j = stair_world();
-    j["walkers"].push_back(up ? stair_walker({12, 2}, "upper", "high") : stair_walker({18, 2}, "ground", "low"));
+    j["walkers"].push_back(up ? placed_walker({12, 2}, "upper", "high") : placed_walker({18, 2}, "ground", "low"));
     auto m = make(j);
     const auto& w = m.state().walkers[0];
     m.step(m.scripted_input());
@@ -204,9 +178,9 @@ TEST_CASE("seed 002 Stair - dir along and against: one way only; a floor no stai
   for (const Case c : {Case{"along", true, true}, Case{"along", false, false}, Case{"against", false, true}, Case{"against", true, false}}) {
     INFO(c.dir << (c.up ? ", up" : ", down"));
     Json j = stair_world(c.dir);
-    j["walkers"].push_back(c.up ? stair_walker({2, 2}, "ground", "high") : stair_walker({28, 2}, "upper", "low"));
+    j["walkers"].push_back(c.up ? placed_walker({2, 2}, "ground", "high") : placed_walker({28, 2}, "upper", "low"));
     if (!c.allowed) {
-      CHECK_THAT(stair_error(j), Catch::Contains("$.walkers[0].destination") && Catch::Contains("no stair"));
+      CHECK_THAT(scenario_error(j), Catch::Contains("$.walkers[0].destination") && Catch::Contains("no stair"));
       continue;
     }
     auto m = make(j);
@@ -228,7 +202,7 @@ TEST_CASE("seed 002 Stair - the stair is chosen in seconds: walk, crossing, 6 s 
                             Json{{"id", "b"}, {"kind", "stair"}, {"pair_id", "b"}, {"floor", "ground"}, {"to_floor", "upper"},
                                  {"polygon", Json::array({{10, 18}, {10, 16}, {30, 16}, {30, 18}})}, {"speed_factor", 0.6}}});
   j["portals"] = Json::array({Json{{"id", "high"}, {"floor", "upper"}, {"polygon", rect(38, 0, 40, 20)}, {"mode", "despawn"}}});
-  j["walkers"] = Json::array({stair_walker({8, 3}, "ground", "high")});
+  j["walkers"] = Json::array({placed_walker({8, 3}, "ground", "high")});
   auto m = make(j);
   // Seconds from (8, 3): a: walk 2 / 1.34 + 20 / 0.402 + 6 = 57.2; b: walk 14.1 / 1.34 + 20 / 0.804 + 6 = 41.4.
   m.step(m.scripted_input());
@@ -274,7 +248,7 @@ TEST_CASE("seed 002 Stair - zones refused by JSON path", "[station][stairs][scen
          j["floors"][0]["obstacles"] = Json::array({rect(14, 1.5f, 15, 2.5f)});
        },
        "$.zones[0].polygon: the flight overlaps a solid"},
-      {"placed on the flight", [](Json& j) { j["walkers"] = Json::array({stair_walker({15, 2}, "ground", "high")}); }, ""},
+      {"placed on the flight", [](Json& j) { j["walkers"] = Json::array({placed_walker({15, 2}, "ground", "high")}); }, ""},
       {"no id", [](Json& j) { j["zones"][0]["id"] = ""; }, "$.zones[0].id: expected a zone id"},
       {"a second zone with its id and pair", [](Json& j) {
          j["zones"].push_back(j["zones"][0]);
@@ -310,14 +284,14 @@ TEST_CASE("seed 002 Stair - zones refused by JSON path", "[station][stairs][scen
          j["portals"][0]["count"] = 3;
        },
        "$.portals[0]: spawns walkers but no portal that accepts arrivals is on its floor or up or down a stair or escalator from it"},
-      {"placed beside the flight", [](Json& j) { j["walkers"] = Json::array({stair_walker({15, 3.5f}, "ground", "high")}); },
+      {"placed beside the flight", [](Json& j) { j["walkers"] = Json::array({placed_walker({15, 3.5f}, "ground", "high")}); },
        "$.walkers[0].position: the walker stands outside the walkable floor"},
   };
   for (const auto& c : cases) {
     INFO(c.what);
     Json j = stair_world();
     c.change(j);
-    const std::string e = stair_error(j);
+    const std::string e = scenario_error(j);
     if (std::string(c.message).empty()) {
       CHECK(e.empty());
     } else {
@@ -354,11 +328,11 @@ TEST_CASE("seed 002 Stair - walkers see by drawn height: 3 m to see, 0.6 m to pu
   // mouth when their heights are within 0.6 m." The floors are 5 m apart, the
   // flight 10 m long: the tread rises 0.5 m a metre.
   Json j = stair_world();
-  j["walkers"] = Json::array({stair_walker({9.5f, 0.5f}, "ground", "low"),    // 0: on ground's open floor, z 0
-                              stair_walker({11, 2}, "upper", "high"),         // 1: on the flight, tagged upper, z 0.5
-                              stair_walker({14, 2}, "ground", "high"),        // 2: on the flight, tagged ground, z 2
-                              stair_walker({19, 2}, "ground", "high"),        // 3: z 4.5
-                              stair_walker({21, 0.5f}, "upper", "high")});    // 4: on upper's open floor, z 5
+  j["walkers"] = Json::array({placed_walker({9.5f, 0.5f}, "ground", "low"),    // 0: on ground's open floor, z 0
+                              placed_walker({11, 2}, "upper", "high"),         // 1: on the flight, tagged upper, z 0.5
+                              placed_walker({14, 2}, "ground", "high"),        // 2: on the flight, tagged ground, z 2
+                              placed_walker({19, 2}, "ground", "high"),        // 3: z 4.5
+                              placed_walker({21, 0.5f}, "upper", "high")});    // 4: on upper's open floor, z 5
   auto m = make(j);
   m.step(m.scripted_input());
   const auto& ws = m.state().walkers;
@@ -379,14 +353,14 @@ TEST_CASE("seed 002 Stair - climbers and descenders on one flight pass each othe
   // One going up (tagged ground on the flight) and one coming down (tagged
   // upper): without seeing by drawn height they would walk through each other.
   Json j = stair_world();
-  j["walkers"] = Json::array({stair_walker({2, 2}, "ground", "high"), stair_walker({28, 2}, "upper", "low")});
+  j["walkers"] = Json::array({placed_walker({2, 2}, "ground", "high"), placed_walker({28, 2}, "upper", "low")});
   auto m = make(j);
   const auto& ws = m.state().walkers;
   float closest = 99;
   bool both_on = false;
   for (int k = 0; k < 1500 && (ws[0].phase == Phase::Walking || ws[1].phase == Phase::Walking); ++k) {
     m.step(m.scripted_input());
-    if (ws[0].phase == Phase::Walking && ws[1].phase == Phase::Walking) closest = std::min(closest, stair_len(ws[0].pos - ws[1].pos));
+    if (ws[0].phase == Phase::Walking && ws[1].phase == Phase::Walking) closest = std::min(closest, plan_length(ws[0].pos - ws[1].pos));
     both_on = both_on || (ws[0].flight == 0 && ws[1].flight == 0);
   }
   CHECK(both_on);
@@ -399,7 +373,7 @@ TEST_CASE("seed 002 Stair - a state after a hand-over restores and steps on to t
   // A recording's keyframe of a walker on another floor than it started on
   // (placed or spawned) is a state the model makes: set_state accepts it.
   Json j = stair_world();
-  j["walkers"].push_back(stair_walker({2, 2}, "ground", "high"));
+  j["walkers"].push_back(placed_walker({2, 2}, "ground", "high"));
   j["portals"][0]["mode"] = "both";
   j["portals"][0]["count"] = 3;
   j["portals"][0]["rate_per_min"] = 60;
@@ -418,7 +392,7 @@ TEST_CASE("seed 002 Stair - a state after a hand-over restores and steps on to t
   CHECK(lockstep::hash_state(m.state()).whole == lockstep::hash_state(m2.state()).whole);
   // A floor no stair of its start leads to is still refused.
   Json one = stair_world("along");
-  one["walkers"].push_back(stair_walker({2, 2}, "ground", "high"));
+  one["walkers"].push_back(placed_walker({2, 2}, "ground", "high"));
   auto m3 = make(one);
   auto s = m3.state();
   s.walkers[0].floor = 1;
@@ -427,7 +401,7 @@ TEST_CASE("seed 002 Stair - a state after a hand-over restores and steps on to t
   s.routes[0].waypoints = {{29, 2}};
   CHECK_NOTHROW(m3.set_state(s));  // ground -> upper: the stair leads there
   Json two = stair_world("along");
-  two["walkers"].push_back(stair_walker({28, 2}, "upper", "high"));
+  two["walkers"].push_back(placed_walker({28, 2}, "upper", "high"));
   auto m4 = make(two);
   auto s4 = m4.state();
   s4.walkers[0].floor = 0;  // upper -> ground: the stair only goes up
@@ -459,7 +433,7 @@ TEST_CASE("seed 002 Stair - on a flight a walker keeps a tread more free before 
     j["portals"][0]["polygon"] = rect(0, 1.5f, 2, 2.5f);
     j["portals"][1]["polygon"] = rect(28, 1.5f, 30, 2.5f);
     const float x0 = on_flight ? 13.0f : 4.0f;
-    j["walkers"] = Json::array({stair_walker({x0, 2}, "ground", "high"), stair_walker({x0 + 1.0f, 2}, "ground", "high")});
+    j["walkers"] = Json::array({placed_walker({x0, 2}, "ground", "high"), placed_walker({x0 + 1.0f, 2}, "ground", "high")});
     auto m = make(j);
     m.step(m.scripted_input());  // the connectors phase marks them on the flight
     const V2 a = m.state().walkers[0].pos, b = m.state().walkers[1].pos;
@@ -479,7 +453,7 @@ TEST_CASE("seed 002 Recovery - on a stair: pointed at the mouth it should use an
     INFO((changing ? "bound upstairs" : "bound for the ground floor's own exit"));
     Json j = stair_world();
     j["floors"][0]["obstacles"] = Json::array({rect(4, 0.5f, 5, 1.5f)});  // something a recovery could mute
-    j["walkers"].push_back(stair_walker({15, 2}, "ground", changing ? "high" : "low"));
+    j["walkers"].push_back(placed_walker({15, 2}, "ground", changing ? "high" : "low"));
     auto m = make(j);
     m.step(m.scripted_input());
     REQUIRE(m.state().walkers[0].flight == 0);
@@ -514,7 +488,7 @@ TEST_CASE("seed 002 Route - mouth aprons: passing a stair's mouth bends round it
       j["portals"].erase(1);
     }
     j["portals"][0]["polygon"] = rect(8.5f, -2, 10, -1.5f);
-    j["walkers"] = Json::array({stair_walker({9.4f, 9}, "ground", "low")});
+    j["walkers"] = Json::array({placed_walker({9.4f, 9}, "ground", "low")});
     auto m = make(j);
     m.step(m.scripted_input());
     float lo = 99;
@@ -527,8 +501,8 @@ TEST_CASE("seed 002 Route - mouth aprons: passing a stair's mouth bends round it
   // The aprons themselves: across the front 4 extra per metre at the mouth, 15 % of that along the axis,
   // fading to nothing 4 m out; a walker heading for the stair within 2 m of its mouth pays none of its own.
   Json j = stair_world();
-  j["walkers"] = Json::array({stair_walker({9.0f, 2}, "ground", "high"), stair_walker({4.0f, 2}, "ground", "high"),
-                              stair_walker({9.0f, 3.5f}, "ground", "low")});
+  j["walkers"] = Json::array({placed_walker({9.0f, 2}, "ground", "high"), placed_walker({4.0f, 2}, "ground", "high"),
+                              placed_walker({9.0f, 3.5f}, "ground", "low")});
   auto m = make(j);
   m.step(m.scripted_input());
   const auto* near = m.apron_view(0);
@@ -618,7 +592,7 @@ TEST_CASE("seed 002 Stair - the choice is re-weighed about once a second, and sw
                             Json{{"id", "b"}, {"kind", "stair"}, {"pair_id", "b"}, {"floor", "ground"}, {"to_floor", "upper"},
                                  {"polygon", Json::array({{10, 18}, {10, 16}, {30, 16}, {30, 18}})}}});
   j["portals"] = Json::array({Json{{"id", "high"}, {"floor", "upper"}, {"polygon", rect(38, 0, 40, 20)}, {"mode", "despawn"}}});
-  j["walkers"] = Json::array({stair_walker({3, 5}, "ground", "high")});
+  j["walkers"] = Json::array({placed_walker({3, 5}, "ground", "high")});
   auto m = make(j);
   m.step(m.scripted_input());
   REQUIRE(m.state().walkers[0].via == 0);
