@@ -517,7 +517,19 @@ float StationModel::belt_hold_gap(uint32_t w) const {
   if (wk.line >= 1 && static_cast<std::size_t>(wk.line) < line_t.size())
     room = std::min(room, line_t[static_cast<std::size_t>(wk.line) - 1] - fg.spacing - t);
   if (wk.line < 0 && w < spot_t_.size() && spot_t_[w] != kNoRider) room = std::min(room, spot_t_[w] - t);  // (spawned this tick: none)
-  return room > 0.0f ? (room < kHeadwayCap ? room : kHeadwayCap) : 0.0f;
+  room = room > 0.0f ? room : 0.0f;
+  // The room is along the axis; the headway caps the speed along the walker's
+  // direction: the room over that direction's share of the axis. "A walker
+  // standing off the axis gets a sideways pull back toward it, up to 0.9 m/s²
+  // at 0.6 m offset. Stopped bodies are capped near 0.14 m/s" (S48): one at its
+  // spot in a line, off the axis, shuffles toward it at 0.14 m/s x the offset
+  // over 0.6 m at most (the driving term's pull, 0.28 m/s², stays under 0.9).
+  const float c = dot(wk.dir, fg.travel(sense));
+  float cap = c > 1e-3f ? room / c : kHeadwayCap;
+  const float off = std::fabs(fg.across_of(wk.pos));
+  if (wk.line >= 1 && room < kSpotReached && off > kOnAxis)
+    cap = std::min(cap, kQueueShuffle * kTimeGap * std::min(1.0f, off / kPullFullOffset));
+  return cap < kHeadwayCap ? cap : kHeadwayCap;
 }
 
 void StationModel::form_lines() {

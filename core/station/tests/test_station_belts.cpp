@@ -537,7 +537,7 @@ TEST_CASE("seed 002 Queues - a line forms behind the mouth: on the axis, a spaci
   std::printf("queue at an escalator: spacing along the axis p10 %.2f m, median %.2f m\n", p10, p50);
   CHECK(p50 >= 0.6f - 0.05f);  // a spacing apart along the axis once settled, not a blob
   CHECK(p50 <= 0.6f + 0.3f);
-  CHECK(p10 >= 0.4f);
+  CHECK(p10 >= 0.6f - 0.05f);  // straight: one at its spot off the axis shuffles back onto it (S48)
   for (const auto& w : m.state().walkers) CHECK(w.phase == Phase::Done);
 }
 
