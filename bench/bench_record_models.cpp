@@ -6,9 +6,13 @@
 // second of game time, its writer thread; and without it). Wall time (the writer thread works beside the
 // stepping one) of the window's ticks: the recorder is opened before and finished after, untimed
 // (BM_RecordOpenClose times those, once per recording). Goal (issue 20): record / step <= hash / step + 0.03. Compare the three in one
-// run, interleaved: --benchmark_enable_random_interleaving=true --benchmark_repetitions=N.
+// run, interleaved: --benchmark_enable_random_interleaving=true --benchmark_repetitions=N; or
+// BM_RecordRatios, the three in every iteration (docs/performance.md).
 #include <benchmark/benchmark.h>
+#include <time.h>
 
+#include <array>
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -108,3 +112,70 @@ BENCHMARK(BM_RecordWindow_Step)->DenseRange(0, 2)->UseRealTime()->Unit(benchmark
 BENCHMARK(BM_RecordWindow_Hash)->DenseRange(0, 2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RecordWindow_Record)->DenseRange(0, 2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RecordWindow_RecordInline)->DenseRange(0, 2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+namespace {
+
+/// The calling thread's CPU time, in seconds.
+double ratios_thread_cpu() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+double ratios_wall() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+/// The three ways side by side at a finer grain than repetitions: every iteration steps the
+/// window alone, with the hash and recorded (the writer thread), one after another in an order
+/// that turns round from one iteration to the next, each from the scenario's first state and
+/// timed by the stepping thread's CPU clock and by the wall clock (the recorder's opening and
+/// finishing untimed, as above). The counters are the sums' ratios to the step alone's:
+/// hash_cpu, record_cpu, hash_wall, record_wall. A load that comes and goes during a
+/// repetition falls on the three alike.
+static void BM_RecordRatios(benchmark::State& st) {
+  const RecordWindow& w = kWindows[st.range(0)];
+  const auto start = load_scenario_file(fixtures::path(w.scenario));
+  std::vector<std::vector<uint8_t>> inputs;
+  {
+    auto m = start->clone();
+    for (uint64_t k = 0; k < w.ticks; ++k) {
+      inputs.push_back(m->scripted_input());
+      m->step(inputs.back());
+    }
+  }
+  const std::string out = (std::filesystem::temp_directory_path() / "lockstep-bench-record-ratios.lsr").string();
+  std::array<double, 3> cpu{}, wall{};
+  uint64_t sink = 0, turn = 0;
+  for (auto _ : st) {
+    for (int j = 0; j < 3; ++j) {
+      const int mode = static_cast<int>((turn + static_cast<uint64_t>(j)) % 3);  // 0 step, 1 hash, 2 record
+      auto m = start->clone();
+      std::unique_ptr<lsr::Recorder> rec;
+      if (mode == 2) {
+        std::filesystem::remove(out);  // a new file each time (see record_window)
+        rec = std::make_unique<lsr::Recorder>(out, *m);
+      }
+      const double c0 = ratios_thread_cpu(), w0 = ratios_wall();
+      for (const auto& in : inputs) {
+        m->step(in);
+        if (mode == 1) sink ^= m->hashes().whole;
+        if (mode == 2) rec->tick(in, *m);
+      }
+      cpu[static_cast<std::size_t>(mode)] += ratios_thread_cpu() - c0;
+      wall[static_cast<std::size_t>(mode)] += ratios_wall() - w0;
+      if (rec) rec->finish();
+      benchmark::ClobberMemory();
+    }
+    ++turn;
+  }
+  benchmark::DoNotOptimize(sink);
+  std::filesystem::remove(out);
+  st.counters["hash_cpu"] = cpu[1] / cpu[0];
+  st.counters["record_cpu"] = cpu[2] / cpu[0];
+  st.counters["hash_wall"] = wall[1] / wall[0];
+  st.counters["record_wall"] = wall[2] / wall[0];
+}
+BENCHMARK(BM_RecordRatios)->DenseRange(0, 2)->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -7,10 +7,11 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <deque>
 #include <mutex>
 #include <thread>
 #include <fstream>
@@ -113,9 +114,15 @@ std::vector<uint8_t> skippable(uint32_t magic, const std::vector<uint8_t>& paylo
 
 namespace {
 constexpr std::size_t kChunkHead = 16;  // a chunk's magic, first tick and tick count
+// The file's stdio buffer: the frames a writer finds at one look go to the file in one write.
+constexpr std::size_t kFileBuffer = 1u << 20;
 
 void store_le(uint8_t* p, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(p, &v, static_cast<std::size_t>(bytes));
+  } else {
+    for (int i = 0; i < bytes; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+  }
 }
 }  // namespace
 
@@ -141,6 +148,7 @@ Recorder::Recorder(const std::string& path, const Model& model, const RecorderOp
 
   f_ = std::fopen(path.c_str(), "wb");
   if (!f_) throw InputError(path, "", std::string("cannot open for writing: ") + std::strerror(errno));
+  std::setvbuf(f_, nullptr, _IOFBF, kFileBuffer);
   cctx_ = ZSTD_createCCtx();
   ZSTD_CCtx_setParameter(static_cast<ZSTD_CCtx*>(cctx_), ZSTD_c_compressionLevel, opt.zstd_level);
   ZSTD_CCtx_setParameter(static_cast<ZSTD_CCtx*>(cctx_), ZSTD_c_checksumFlag, 1);
@@ -162,7 +170,11 @@ Recorder::Recorder(const std::string& path, const Model& model, const RecorderOp
     std::fflush(f_);
 
     chunk_.resize(kChunkHead);
+    chunk_end_ = kChunkHead;
     chunk_first_ = model.tick();
+    tick_bytes_ = 8 + header_.subsystems.size() * header_.sub_hash_bytes;
+    next_tick_ = model.tick() + 1;
+    to_keyframe_ = header_.keyframe_every;
     if (opt.writer_thread) writer_ = std::thread([this] { writer_loop(); });
     const StateHashes h = [&] {
       const auto phase = phases_.scope(kHash);
@@ -200,7 +212,14 @@ void Recorder::write(const void* p, std::size_t n) {
   offset_.fetch_add(n, std::memory_order_relaxed);
 }
 
-void Recorder::write_frame(Frame& f) {
+void Recorder::flush() {
+  if (std::fflush(f_) != 0)
+    throw InputError(path_, "byte " + std::to_string(offset_.load(std::memory_order_relaxed)), "write failed");
+  if (opt_.fsync) ::fsync(fileno(f_));
+  flushed_ticks_.store(written_ticks_, std::memory_order_release);
+}
+
+void Recorder::write_frame(Frame& f, bool then_flush) {
   std::vector<uint8_t>* content = &f.content;
   if (f.kind == kFrameKeyframe) {  // the snapshot framed with its tick and hashes
     framing_.clear();
@@ -226,63 +245,74 @@ void Recorder::write_frame(Frame& f) {
   }
   const auto phase = phases_.scope(kWrite);
   write(out_.data(), n);
-  std::fflush(f_);
-  if (opt_.fsync) ::fsync(fileno(f_));
+  written_ticks_ += f.ticks;
+  if (then_flush) flush();
 }
 
+// The hand-over. The stepping thread fills the ring's slots [pushed_, taken_ + kMaxQueuedFrames)
+// and publishes them by advancing pushed_; the writer writes the slots [taken_, pushed_) and
+// gives them back by advancing taken_. Neither takes a lock or makes a system call on its way,
+// except to wake the other from a wait: the writer's state and stepper_waiting_ say who waits,
+// each stored (sequentially consistent) before its owner looks at the counters one last time and
+// waits, and read by the other after it advances its counter, so one of the two always sees the
+// other's move.
 void Recorder::writer_loop() {
   // Signals go to the stepping thread, as without a writer (record's SIGINT and SIGTERM), and a
   // handler never interrupts the writer's calls.
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, nullptr);
-  std::unique_lock lk(mu_);
+  uint64_t t = 0;  // == taken_
+  auto idle_since = std::chrono::steady_clock::now();
   for (;;) {
-    if (queue_.empty() && !stopping_) {
-      // Linger: frames handed over in the next kWriterLinger are taken when it ends, without
-      // the stepping thread waking this one (a wake-up costs it 10 to 15 us on a virtual
-      // machine, a tenth of a small tick), unless kWakeWriterAt frames are waiting first.
-      wake_writer_.wait_until(lk, std::chrono::steady_clock::now() + kWriterLinger,
-                              [&] { return queue_.size() >= kWakeWriterAt || stopping_; });
-      if (queue_.empty() && !stopping_) {
-        // Nothing came: sleep until a hand-over wakes this thread (a recording stepped in real
-        // time, a frame a second, has each frame written at once).
-        writer_asleep_ = true;
-        wake_writer_.wait(lk, [&] { return !queue_.empty() || stopping_; });
-        writer_asleep_ = false;
+    const uint64_t p = pushed_.load(std::memory_order_acquire);
+    if (t < p) {
+      // Every frame handed over so far, written in file order and flushed in one write.
+      if (!failed_.load(std::memory_order_relaxed)) {  // after a failed write, the frames behind it are dropped
+        try {
+          for (uint64_t k = t; k < p; ++k) write_frame(ring_[k % kMaxQueuedFrames], k + 1 == p);
+        } catch (...) {
+          std::lock_guard lk(mu_);
+          error_ = std::current_exception();
+          failed_.store(true, std::memory_order_relaxed);
+        }
       }
-    }
-    if (queue_.empty()) return;  // stopping, and every frame written
-    Frame f = std::move(queue_.front());
-    queue_.pop_front();
-    const bool failed = error_ != nullptr;  // after a failed write, the frames behind it are dropped
-    lk.unlock();
-    std::exception_ptr err;
-    if (!failed) {
-      try {
-        write_frame(f);
-      } catch (...) {
-        err = std::current_exception();
+      t = p;
+      taken_.store(t, std::memory_order_seq_cst);
+      if (stepper_waiting_.load(std::memory_order_seq_cst)) {
+        { std::lock_guard lk(mu_); }  // the stepper is inside its wait, or has not begun it
+        wake_stepper_.notify_one();
       }
+      idle_since = std::chrono::steady_clock::now();
+      continue;
     }
-    lk.lock();
-    if (err) {
-      error_ = err;
-      failed_.store(true, std::memory_order_relaxed);
+    if (stopping_.load(std::memory_order_acquire)) {
+      if (pushed_.load(std::memory_order_acquire) == t) return;  // every frame written
+      continue;
     }
-    recycle(f);
-    wake_stepper_.notify_all();
+    // Nothing to write: look again in kWriterPoll, or, after kWriterLinger with nothing, sleep
+    // until a hand-over wakes this thread. A look costs the stepping thread nothing; waking a
+    // sleeping thread costs the waker 10 to 15 us on a virtual machine, a tenth of a small tick.
+    const bool looking = std::chrono::steady_clock::now() - idle_since < kWriterLinger;
+    std::unique_lock lk(mu_);
+    writer_state_.store(looking ? kLooking : kAsleep, std::memory_order_seq_cst);
+    if (pushed_.load(std::memory_order_seq_cst) == t && !stopping_.load(std::memory_order_seq_cst)) {
+      if (looking)
+        wake_writer_.wait_for(lk, kWriterPoll);
+      else
+        wake_writer_.wait(lk);  // a wake-up without a frame only looks again
+    }
+    writer_state_.store(kWriting, std::memory_order_relaxed);
   }
 }
 
 void Recorder::stop_writer() noexcept {
   if (!writer_.joinable()) return;
-  {
-    std::lock_guard lk(mu_);
-    stopping_ = true;
-  }
+  stopping_.store(true, std::memory_order_seq_cst);
+  { std::lock_guard lk(mu_); }  // the writer is inside its wait, or has not yet looked at stopping_
   wake_writer_.notify_one();
   writer_.join();
+  reclaim();
 }
 
 void Recorder::rethrow_writer_error() {
@@ -298,15 +328,21 @@ void Recorder::recycle(Frame& f) {
   // A written frame's buffer, for the next frame of its kind: a chunk's is as large as a chunk, a
   // keyframe's as large as a snapshot (whose pages are then not faulted in again).
   auto& spare = f.kind == kFrameKeyframe ? spare_keyframes_ : spare_chunks_;
-  if (spare.size() < kMaxSpareBuffers) {
+  if (spare.size() < kMaxSpareBuffers && f.content.capacity() > 0) {
     f.content.clear();
     spare.push_back(std::move(f.content));
   }
+  f.content = {};
+}
+
+void Recorder::reclaim() {
+  const uint64_t t = taken_.load(std::memory_order_acquire);
+  for (; reclaimed_ < t; ++reclaimed_) recycle(ring_[reclaimed_ % kMaxQueuedFrames]);
 }
 
 std::vector<uint8_t> Recorder::take_spare(bool keyframe) {
+  reclaim();
   std::vector<uint8_t> out;
-  std::lock_guard lk(mu_);
   auto& spare = keyframe ? spare_keyframes_ : spare_chunks_;
   if (!spare.empty()) {
     out = std::move(spare.back());
@@ -315,24 +351,35 @@ std::vector<uint8_t> Recorder::take_spare(bool keyframe) {
   return out;
 }
 
+void Recorder::wait_for_room(uint64_t pushed, std::size_t n) {
+  const auto room = [&] { return pushed + n - taken_.load(std::memory_order_seq_cst) <= kMaxQueuedFrames; };
+  std::unique_lock lk(mu_);
+  stepper_waiting_.store(true, std::memory_order_seq_cst);
+  if (writer_state_.load(std::memory_order_seq_cst) != kWriting) wake_writer_.notify_one();  // it looks now
+  wake_stepper_.wait(lk, [&] { return room() || error_ != nullptr; });
+  stepper_waiting_.store(false, std::memory_order_relaxed);
+  if (error_) std::rethrow_exception(error_);
+}
+
 void Recorder::submit(Frame* frames, std::size_t n) {
   if (!writer_.joinable()) {
-    for (std::size_t i = 0; i < n; ++i) {
-      write_frame(frames[i]);
-      recycle(frames[i]);
-    }
+    for (std::size_t i = 0; i < n; ++i) write_frame(frames[i], i + 1 == n);
+    for (std::size_t i = 0; i < n; ++i) recycle(frames[i]);
     return;
   }
-  // One hand-over for the frames due at one tick (a chunk and a keyframe): one lock, one wake.
-  std::unique_lock lk(mu_);
-  wake_stepper_.wait(lk, [&] { return queue_.size() + n <= kMaxQueuedFrames || error_; });
-  if (error_) std::rethrow_exception(error_);
-  for (std::size_t i = 0; i < n; ++i) queue_.push_back(std::move(frames[i]));
-  // The writer writes what it is given and lingers before it sleeps: it is woken only from its
-  // sleep, or when frames pile up (a writer short of a core).
-  const bool wake = writer_asleep_ || queue_.size() >= kWakeWriterAt;
-  lk.unlock();
-  if (wake) wake_writer_.notify_one();
+  // One hand-over for the frames due at one tick (a chunk and a keyframe).
+  const uint64_t p = pushed_.load(std::memory_order_relaxed);
+  if (p + n - taken_.load(std::memory_order_acquire) > kMaxQueuedFrames) wait_for_room(p, n);
+  reclaim();  // the slots about to be filled: their last frames' buffers kept
+  for (std::size_t i = 0; i < n; ++i) ring_[(p + i) % kMaxQueuedFrames] = std::move(frames[i]);
+  pushed_.store(p + n, std::memory_order_seq_cst);
+  // A writer that looks on its own is left to find them, unless they pile up (a writer short of
+  // a core); a sleeping one is woken.
+  const int state = writer_state_.load(std::memory_order_seq_cst);
+  if (state == kAsleep || (state == kLooking && p + n - taken_.load(std::memory_order_relaxed) >= kWakeWriterAt)) {
+    { std::lock_guard lk(mu_); }  // the writer is inside its wait, or has not yet looked at pushed_
+    wake_writer_.notify_one();
+  }
 }
 
 Recorder::Frame Recorder::keyframe(const Model& m, const StateHashes& h) {
@@ -358,8 +405,7 @@ void Recorder::tick(std::span<const uint8_t> input, const Model& after) {
     throw InputError(path_, "tick " + std::to_string(after.tick() - 1), "an input of " + std::to_string(input.size()) +
                                                                            " bytes is beyond the format's limit of " + std::to_string(kMaxFrameBytes / 2));
   // A chunk's content stays within the frame limit: close it early when this tick would pass it.
-  const std::size_t per_tick = 8 + header_.subsystems.size() * header_.sub_hash_bytes;
-  if (chunk_ticks_ > 0 && chunk_.size() - kChunkHead + inputs_.size() + per_tick + input.size() + 64 > kMaxFrameBytes) {
+  if (chunk_ticks_ > 0 && chunk_end_ - kChunkHead + inputs_.size() + tick_bytes_ + input.size() + 64 > kMaxFrameBytes) {
     Frame chunk = chunk_frame();
     submit(&chunk, 1);
     chunk_first_ = after.tick() - 1;
@@ -368,16 +414,23 @@ void Recorder::tick(std::span<const uint8_t> input, const Model& after) {
     const auto phase = phases_.scope(kHash);
     return after.hashes();
   }();
-  const std::size_t at = chunk_.size();
-  chunk_.resize(at + 8 + std::size_t{h.count} * header_.sub_hash_bytes);
-  uint8_t* p = chunk_.data() + at;
+  // The tick's record: the whole hash, then each subsystem's kept bytes, little-endian.
+  const uint8_t sub_bytes = header_.sub_hash_bytes;
+  const std::size_t record = 8 + std::size_t{h.count} * sub_bytes;
+  if (chunk_end_ + record > chunk_.size()) chunk_.resize(std::max(chunk_.capacity(), 2 * (chunk_end_ + record)));
+  uint8_t* p = chunk_.data() + chunk_end_;
+  chunk_end_ += record;
   store_le(p, h.whole, 8);
   p += 8;
-  for (uint32_t i = 0; i < h.count; ++i, p += header_.sub_hash_bytes) store_le(p, h.sub[i], header_.sub_hash_bytes);
+  if (sub_bytes == 2) {
+    for (uint32_t i = 0; i < h.count; ++i, p += 2) store_le(p, h.sub[i], 2);
+  } else {
+    for (uint32_t i = 0; i < h.count; ++i, p += 8) store_le(p, h.sub[i], 8);
+  }
   // An input is stored when it differs from the tick before; a chunk is
   // self-contained, so its first tick always stores one.
   const bool same = chunk_ticks_ > 0 && input.size() == last_input_.size() &&
-                    std::equal(input.begin(), input.end(), last_input_.begin());
+                    (input.empty() || std::memcmp(input.data(), last_input_.data(), input.size()) == 0);
   if (!same) {
     put_varint(inputs_, chunk_ticks_);
     put_varint(inputs_, input.size());
@@ -387,21 +440,39 @@ void Recorder::tick(std::span<const uint8_t> input, const Model& after) {
   }
   ++chunk_ticks_;
   ++ticks_;
-  const bool key_due = header_.keyframe_every && (after.tick() - header_.first_tick) % header_.keyframe_every == 0;
+  // A keyframe is due when tick() - first_tick is a multiple of keyframe_every: counted down
+  // while the model's ticks follow on one by one, worked out again when they do not.
+  const uint64_t now = after.tick();
+  bool key_due = false;
+  if (header_.keyframe_every) {
+    if (now == next_tick_) {
+      key_due = --to_keyframe_ == 0;
+    } else {
+      const uint64_t since = (now - header_.first_tick) % header_.keyframe_every;
+      key_due = since == 0;
+      to_keyframe_ = header_.keyframe_every - since;
+    }
+    if (key_due) to_keyframe_ = header_.keyframe_every;
+  }
+  next_tick_ = now + 1;
+  if (chunk_ticks_ >= header_.chunk_ticks || key_due) close_chunk(after, h, key_due);
+  if (chunk_ticks_ == 0) chunk_first_ = now;
+}
+
+void Recorder::close_chunk(const Model& after, const StateHashes& h, bool key_due) {
   Frame due[2];
   std::size_t n = 0;
-  if (chunk_ticks_ >= header_.chunk_ticks || key_due) due[n++] = chunk_frame();
+  due[n++] = chunk_frame();
   if (key_due) {
     try {
       due[n] = keyframe(after, h);  // the state just hashed
     } catch (...) {
-      if (n > 0) submit(due, n);  // the complete chunk is kept, as before the keyframe was due
+      submit(due, n);  // the complete chunk is kept, as before the keyframe was due
       throw;
     }
     ++n;
   }
-  if (n > 0) submit(due, n);
-  if (chunk_ticks_ == 0) chunk_first_ = after.tick();
+  submit(due, n);
 }
 
 Recorder::Frame Recorder::chunk_frame() {
@@ -409,6 +480,7 @@ Recorder::Frame Recorder::chunk_frame() {
   f.kind = kFrameTicks;
   f.first_tick = chunk_first_;
   f.ticks = chunk_ticks_;
+  chunk_.resize(chunk_end_);
   store_le(chunk_.data(), kChunkMagic, 4);
   store_le(chunk_.data() + 4, chunk_first_, 8);
   store_le(chunk_.data() + 12, chunk_ticks_, 4);
@@ -416,8 +488,8 @@ Recorder::Frame Recorder::chunk_frame() {
   chunk_.insert(chunk_.end(), inputs_.begin(), inputs_.end());
   f.content = std::move(chunk_);
   chunk_ = take_spare(false);  // a written chunk's buffer, already as large as a chunk
-  chunk_.clear();
-  chunk_.resize(kChunkHead);
+  chunk_.resize(std::max(chunk_.capacity(), kChunkHead));
+  chunk_end_ = kChunkHead;
   inputs_.clear();
   chunk_ticks_ = 0;
   chunk_inputs_ = 0;

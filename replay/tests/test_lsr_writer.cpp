@@ -1,7 +1,11 @@
 // The recorder's writer thread (lsr.h): the file it writes is byte for byte the one written
 // on the stepping thread, on every bundled scenario and when the writer falls behind; a failed
-// write reaches the caller; a recorder dropped without finish() keeps every complete chunk.
+// write reaches the caller; a recorder dropped without finish() keeps every complete chunk, and
+// one killed (SIGKILL) every chunk it had flushed.
 #include <catch2/catch.hpp>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -197,5 +201,98 @@ TEST_CASE("keyframes written into reused buffers hold the snapshot of their tick
     CHECK(grew);
     CHECK(shrank);
     std::filesystem::remove(p);
+  }
+}
+
+namespace {
+
+/// In a child process: record the yard (chunks of `chunk_ticks`) with the writer thread until
+/// killed, telling the parent through `fd` each new ticks_flushed(), and, once, that it has
+/// stepped `stop_after` ticks (then it keeps its recorder open and stops stepping).
+[[noreturn]] void kill_child_record(const std::string& path, uint32_t chunk_ticks, uint64_t stop_after, int fd) {
+  auto m = load_scenario_file(fixtures::path("wander/yard.json"));
+  lsr::RecorderOptions opt;
+  opt.chunk_ticks = chunk_ticks;
+  lsr::Recorder rec(path, *m, opt);
+  uint64_t told = 0;
+  for (uint64_t k = 0;; ++k) {
+    if (k < stop_after) {
+      const auto in = m->scripted_input();
+      m->step(in);
+      rec.tick(in, *m);
+    }
+    const uint64_t flushed = rec.ticks_flushed();
+    if (flushed != told) {
+      told = flushed;
+      if (::write(fd, &told, sizeof told) != sizeof told) ::_exit(3);
+    }
+    if (k >= stop_after) ::usleep(1000);
+  }
+}
+
+struct KillRun {
+  uint64_t last_told = 0;  ///< the last ticks_flushed() the child told before it was killed
+  std::string path;
+};
+
+/// Forks a recording child and kills it (SIGKILL) once it has told ticks_flushed() >= kill_at.
+KillRun kill_recording(uint32_t chunk_ticks, uint64_t kill_at, uint64_t stop_after, int run) {
+  KillRun r;
+  r.path = writer_temp("killed" + std::to_string(run) + ".lsr");
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::close(fds[0]);
+    kill_child_record(r.path, chunk_ticks, stop_after, fds[1]);
+  }
+  ::close(fds[1]);
+  uint64_t v = 0;
+  while (r.last_told < kill_at && ::read(fds[0], &v, sizeof v) == sizeof v) r.last_told = v;
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ::close(fds[0]);
+  CHECK(WIFSIGNALED(status));
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a recording killed with SIGKILL keeps every chunk the recorder had flushed, and only whole chunks",
+          "[lsr][writer]") {
+  // The kill lands while the child steps on at full speed, with frames queued, being compressed or
+  // written behind the ones flushed; every fourth run closes a chunk every tick (the ring full,
+  // tick() waiting for the writer). And once after the child has stopped stepping with its
+  // recorder open: then every complete chunk is flushed (the writer looks for frames on its own,
+  // with no further hand-over to wake it).
+  const uint64_t kill_at[] = {1, 40, 300, 700, 1500, 2500, 4000, 6000};
+  for (int run = 0; run < 9; ++run) {
+    const bool stopped = run == 8;
+    // Chunk lengths that divide the keyframes' 60 ticks (a keyframe closes a chunk).
+    const uint32_t chunk = stopped ? 10 : (run % 4 == 3 ? 1 : 30);
+    const uint64_t stop_after = stopped ? 1005 : UINT64_MAX;
+    // Stopped at 1,005 ticks: 100 chunks of 10 are complete, the 101st is not.
+    const uint64_t at = stopped ? 1000 : kill_at[run];
+    INFO("run " << run << ": chunks of " << chunk << ", killed once " << at << " ticks were flushed");
+    const KillRun k = kill_recording(chunk, at, stop_after, run);
+    REQUIRE(k.last_told >= at);
+    const auto rec = lsr::Recording::open(k.path);
+    REQUIRE(rec.damage());
+    CHECK(rec.damage()->truncated);
+    CHECK(rec.ticks() >= k.last_told);  // everything flushed is in the file
+    CHECK(rec.ticks() % chunk == 0);    // and nothing but whole chunks
+    if (stopped) CHECK(rec.ticks() == 1000);
+    // The recovered ticks are the run's own: its hash chain from the scenario's first state.
+    auto m = load_scenario_file(fixtures::path("wander/yard.json"));
+    uint64_t matched = 0;
+    rec.scan(0, rec.ticks(), [&](const lsr::TickRecord& t) {
+      const auto in = m->scripted_input();
+      m->step(in);
+      if (m->hashes().whole == t.whole) ++matched;
+    }, nullptr);
+    CHECK(matched == rec.ticks());
+    std::filesystem::remove(k.path);
   }
 }

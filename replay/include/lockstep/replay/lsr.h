@@ -21,7 +21,6 @@
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
-#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -144,13 +143,15 @@ struct RecorderOptions {
 /// keyframe_every ticks, its snapshot. A frame's checksums, its compression and its write happen
 /// on a writer thread, one frame at a time in file order with one compression context, so the
 /// file's bytes are those of writing each frame on the spot (RecorderOptions::writer_thread =
-/// false). A frame is handed to the writer when it is complete (a chunk and the keyframe due at
-/// its last tick in one hand-over); the writer writes and flushes it to the operating system at
-/// once when it was asleep, else within kWriterLinger, so a crash loses the chunk being filled,
-/// the frame being written and those still queued: at most kMaxQueuedFrames, a limit tick()
-/// waits at when the writer falls behind. A keyframe's snapshot is written into the buffer of
-/// one already written (Model::snapshot_into). A write error is thrown by the next tick() or by
-/// finish().
+/// false). A complete frame is handed to the writer through a ring of kMaxQueuedFrames slots
+/// without a lock or a system call (a chunk and the keyframe due at its last tick in one
+/// hand-over). The writer looks for frames every kWriterPoll while frames keep coming, writes
+/// what it finds and flushes it to the operating system in one write; after kWriterLinger with
+/// none it sleeps, and the next hand-over wakes it at once. So a crash loses the chunk being
+/// filled and the frames not yet flushed: those handed over within the last kWriterPoll (and the
+/// writer's time to write them), never more than kMaxQueuedFrames, a limit tick() waits at when
+/// the writer falls behind. A keyframe's snapshot is written into the buffer of one already
+/// written (Model::snapshot_into). A write error is thrown by the next tick() or by finish().
 class Recorder {
  public:
   Recorder(const std::string& path, const Model& model, const RecorderOptions& opt = {});
@@ -159,13 +160,18 @@ class Recorder {
   Recorder& operator=(const Recorder&) = delete;
 
   /// Frames handed to the writer thread and not yet written, at most.
-  static constexpr std::size_t kMaxQueuedFrames = 8;
-  /// How long the writer, having written every frame it was given, waits for more before it
-  /// sleeps: a frame handed over meanwhile is written when the time is up, at most this late.
-  static constexpr std::chrono::microseconds kWriterLinger{500};
-  /// Frames waiting that wake a lingering writer at once: room for one more hand-over (a chunk
-  /// and a keyframe) before tick() would wait.
-  static constexpr std::size_t kWakeWriterAt = kMaxQueuedFrames - 2;
+  static constexpr std::size_t kMaxQueuedFrames = 16;
+  /// How often the writer looks for frames while they keep coming: a frame handed over is
+  /// written at most this late (and the writer's time to write it). The stepping thread wakes
+  /// no writer that is looking on its own, unless kWakeWriterAt frames are waiting.
+  static constexpr std::chrono::microseconds kWriterPoll{1000};
+  /// How long the writer, having written every frame it was given, keeps looking before it
+  /// sleeps until a hand-over wakes it (a recording stepped in real time, a frame a second, has
+  /// each frame written as it is handed over).
+  static constexpr std::chrono::microseconds kWriterLinger{50000};
+  /// Frames waiting that wake a writer between its looks: room for two more hand-overs (a chunk
+  /// and a keyframe each) before tick() would wait.
+  static constexpr std::size_t kWakeWriterAt = kMaxQueuedFrames - 4;
 
   /// The recorder's own phases (phases.h), by index: the state's hashes, a keyframe's snapshot,
   /// a frame's compression (with its checksums) and its write. What `lockstep profile` shows of a
@@ -184,6 +190,9 @@ class Recorder {
   uint64_t ticks() const { return ticks_; }
   /// Bytes written to the file so far (frames still queued for the writer not counted).
   uint64_t bytes_written() const { return offset_.load(std::memory_order_relaxed); }
+  /// Ticks whose chunks are flushed to the operating system: in the file even if the process
+  /// dies now (a SIGKILL), not yet if the machine does (unless RecorderOptions::fsync).
+  uint64_t ticks_flushed() const { return flushed_ticks_.load(std::memory_order_acquire); }
   const Header& header() const { return header_; }
 
  private:
@@ -198,11 +207,17 @@ class Recorder {
   };
   Frame keyframe(const Model& m, const StateHashes& h);  ///< the state's snapshot, in a reused buffer
   Frame chunk_frame();  ///< the chunk filled so far (chunk_ticks_ > 0), and a new one begun
+  /// The frames due after tick `t`: the chunk, and the keyframe when one is due (off the fast path).
+  void close_chunk(const Model& after, const StateHashes& h, bool key_due);
   /// Hand frames to the writer (or write them, without one), in one hand-over.
   void submit(Frame* frames, std::size_t n);
-  void recycle(Frame& f);  ///< keep a written frame's buffer for the next of its kind (under mu_)
+  void wait_for_room(uint64_t pushed, std::size_t n);  ///< the ring is full: wait for the writer
+  void recycle(Frame& f);  ///< keep a written frame's buffer for the next of its kind (stepping thread)
+  void reclaim();          ///< take back the buffers of the frames the writer has written
   std::vector<uint8_t> take_spare(bool keyframe);  ///< a kept buffer, or an empty one
-  void write_frame(Frame& f);  ///< checksums, compression, index entry, write: the writer's work
+  /// Checksums, compression, index entry, write (and then_flush: flush()): the writer's work.
+  void write_frame(Frame& f, bool then_flush);
+  void flush();  ///< hand what was written to the operating system (and fsync)
   void write(const void* p, std::size_t n);
   void writer_loop();
   void stop_writer() noexcept;  ///< let the writer write every queued frame, then join it
@@ -224,6 +239,7 @@ class Recorder {
   RecorderOptions opt_;
   void* cctx_ = nullptr;
   std::vector<uint8_t> chunk_;   ///< the chunk being filled: its 16 bytes of head, then its ticks' hashes
+  std::size_t chunk_end_ = 0;    ///< the bytes of chunk_ in use (the rest is room for the next ticks)
   std::vector<uint8_t> inputs_;  ///< its inputs, where they change
   uint32_t chunk_inputs_ = 0;
   std::vector<uint8_t> last_input_;
@@ -232,24 +248,36 @@ class Recorder {
   uint64_t chunk_first_ = 0;
   uint32_t chunk_ticks_ = 0;
   uint64_t ticks_ = 0;
+  std::size_t tick_bytes_ = 0;    ///< a tick record's bytes: the whole hash and the subsystems' kept bytes
+  uint64_t next_tick_ = 0;        ///< the model's tick() expected after the next step
+  uint64_t to_keyframe_ = 0;      ///< steps to the next keyframe, when the model's ticks follow on
   std::atomic<uint64_t> offset_{0};
+  std::atomic<uint64_t> flushed_ticks_{0};
+  uint64_t written_ticks_ = 0;  ///< the ticks of the chunks written, flushed or not (whoever writes)
   uint32_t header_bytes_ = 0;
   std::vector<IndexEntry> index_;  ///< the writer's until it is joined
   bool finished_ = false;
   PhaseHook phases_;
 
-  // The writer thread and what it shares with the stepping thread (under mu_).
+  // The writer thread and what it shares with the stepping thread. The ring's slots
+  // [taken_, pushed_) belong to the writer, the others to the stepping thread.
   std::thread writer_;
-  std::mutex mu_;
+  std::array<Frame, kMaxQueuedFrames> ring_;
+  std::atomic<uint64_t> pushed_{0};  ///< frames handed over (written by the stepping thread)
+  std::atomic<uint64_t> taken_{0};   ///< frames written or dropped (written by the writer)
+  uint64_t reclaimed_ = 0;           ///< frames whose buffers the stepping thread has taken back
+  enum WriterState : int { kWriting, kLooking, kAsleep };
+  std::atomic<int> writer_state_{kWriting};
+  std::atomic<bool> stepper_waiting_{false};  ///< tick() waits for room in the ring
+  std::atomic<bool> stopping_{false};
+  std::mutex mu_;  ///< only for the waits, and error_
   std::condition_variable wake_writer_, wake_stepper_;
-  std::deque<Frame> queue_;
-  /// Buffers of written frames, for the next ones: a chunk's and a keyframe's apart, so that a
-  /// keyframe's snapshot is written into a buffer of its size (no allocation, no fresh pages).
+  /// Buffers of written frames, for the next ones (the stepping thread's): a chunk's and a
+  /// keyframe's apart, so that a keyframe's snapshot is written into a buffer of its size (no
+  /// allocation, no fresh pages).
   static constexpr std::size_t kMaxSpareBuffers = 4;
   std::vector<std::vector<uint8_t>> spare_chunks_, spare_keyframes_;
-  bool stopping_ = false;
-  bool writer_asleep_ = false;  ///< the writer waits for a hand-over to wake it (not lingering)
-  std::exception_ptr error_;
+  std::exception_ptr error_;  ///< under mu_
   std::atomic<bool> failed_{false};  ///< error_ is set: what tick() checks without the lock
 };
 
