@@ -695,8 +695,8 @@ void StationModel::recover_if_stuck(uint32_t w, V2 drive, std::vector<uint8_t>& 
   // If a walking body makes no progress for unstick_s (default 3 s), or creeps
   // in a hall for that long" (S9: progress = 0.3 m closer than the best so far).
   const float d = length(drive - wk.pos);
-  if (waiting_for_belt(wk)) {
-    // In line for a belt, standing is waiting, not being stuck (S42).
+  if (waiting_for_belt(wk) || wk.hold_s > 0.0f) {
+    // In line for a belt, standing is waiting, not being stuck (S42); nor is a zone's stop (S49).
     wk.progress_ref = d;
     wk.stuck_s = 0.0f;
     return;

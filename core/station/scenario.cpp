@@ -228,6 +228,8 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
         r.fail(zp + ".dir", "expected \"both\", \"along\" or \"against\", got \"" + zs.dir + "\"");
       else if (esc && zs.dir == "both")
         r.fail(zp + ".dir", "an escalator runs one way (seed 002): expected \"along\" (floor -> to_floor) or \"against\"");
+      if (!(zs.stop_delay_s >= 0.0f && zs.stop_delay_s <= kMaxStopDelayS))
+        r.fail(zp + ".stop_delay_s", "expected 0 .. " + num_text(kMaxStopDelayS) + " s (the walker is held this long the first time it enters)");
       if ((esc || gate) && !(zs.belt_speed >= kMinBeltSpeed && zs.belt_speed <= kMaxBeltSpeed))
         r.fail(zp + ".belt_speed", "expected " + num_text(kMinBeltSpeed) + " .. " + num_text(kMaxBeltSpeed) + " m/s");
       if (!(zs.speed_factor >= kMinStairFactor && zs.speed_factor <= kMaxStairFactor))
@@ -859,6 +861,11 @@ void StationModel::set_state(const State& s) {
     if (!within(w.ignore_s, 0.0f, kIgnoreObstacleS)) bad(p + ".ignore_s", "expected 0 .. 1.6 s");
     if (!within(w.crowd_check_s, 0.0f, kCrowdCheckS)) bad(p + ".crowd_check_s", "expected 0 .. 2 s");
     if (!within(w.crowd_ref, 0.0f, max_crowd_ref)) bad(p + ".crowd_ref", "expected 0 .. 75 m equivalent (15 m at most 5 per metre)");
+    if (!within(w.hold_s, 0.0f, kMaxStopDelayS)) bad(p + ".hold_s", "expected 0 .. 60 s (a zone's stop_delay_s at most)");
+    for (std::size_t k = 0; k < rt.stopped.size(); ++k)
+      if (rt.stopped[k] >= flights_.size() ||
+          std::count(rt.stopped.begin(), rt.stopped.end(), rt.stopped[k]) != 1)
+        bad(rp + ".stopped[" + std::to_string(k) + "]", "expected a zone index below " + std::to_string(flights_.size()) + ", each once");
     if (w.ignore_blocker < -1 || w.ignore_blocker >= static_cast<int32_t>(fl.blockers.size()))
       bad(p + ".ignore_blocker", "no blocker " + std::to_string(w.ignore_blocker) + " on floor " + std::to_string(w.floor) + " (-1: none)");
     // Stairs: each a zone on this floor (on it, bound through it, or just stepped off it).

@@ -18,6 +18,7 @@ namespace lockstep::station {
 float StationModel::speed_goal(const Walker& w) const {
   // seed 002, Stair: "Speed is desired_speed * speed_factor" on the flight; on a belt, the belt's.
   if (w.flight < 0) return w.desired_speed;
+  if (w.hold_s > 0.0f) return 0.0f;  // a zone's stop (S49)
   const FlightGeom& fg = flights_[static_cast<std::size_t>(w.flight)];
   return fg.belt ? fg.belt_speed : w.desired_speed * fg.factor;
 }
@@ -375,6 +376,7 @@ void StationModel::connectors_phase() {
       const auto z = static_cast<uint32_t>(wk.flight);
       const FlightGeom& fg = flights_[z];
       if (fg.belt) continue;  // carried (carry_belts)
+      if (wk.hold_s > 0.0f) wk.hold_s = std::max(0.0f, wk.hold_s - kDt);
       // The hand-over: bound through this stair, the centre at the far end's line.
       if (wk.via == wk.flight) {
         const float to_line = fg.from == wk.floor ? fg.length - fg.along_of(wk.pos) : fg.along_of(wk.pos);
@@ -391,6 +393,7 @@ void StationModel::connectors_phase() {
       const FlightGeom& fg = flights_[z];
       if (!fg.belt && (fg.from == wk.floor || fg.to == wk.floor) && fg.contains(wk.pos)) {
         wk.flight = static_cast<int32_t>(z);
+        stop_once(i, z);
         break;
       }
     }
@@ -728,6 +731,10 @@ void StationModel::carry_belts() {
       const V2 entry = fg.entry_mid(wk.sense);
       const V2 travel = fg.travel(wk.sense);
       float tn = t + fg.belt_speed * kDt;
+      if (wk.hold_s > 0.0f) {  // held where it boarded (S49): those behind are held a spacing off
+        wk.hold_s = std::max(0.0f, wk.hold_s - kDt);
+        tn = t;
+      }
       if (ahead && tn > limit - fg.spacing) tn = limit - fg.spacing;
       if (tn < t) tn = t;
       const float s = fg.across_of(wk.pos);
@@ -805,7 +812,20 @@ void StationModel::board_belts() {
     wk.flight = static_cast<int32_t>(z);  // "Boarding does not move them"
     wk.sense = best_sense;
     wk.stuck_s = 0.0f;
+    stop_once(static_cast<uint32_t>(best), z);
   }
+}
+
+void StationModel::stop_once(uint32_t w, uint32_t z) {
+  // seed 002: "A zone stop_delay_s holds the walker once, the first time they
+  // enter, then sets a bit so the same zone does not stop them again" (S49):
+  // entering = boarding a belt, or stepping onto a flight; the route keeps the
+  // zones that have held it.
+  const float delay = scenario_.zones[z].stop_delay_s;
+  auto& stopped = state_.routes[w].stopped;
+  if (!(delay > 0.0f) || std::find(stopped.begin(), stopped.end(), z) != stopped.end()) return;
+  stopped.push_back(z);
+  state_.walkers[w].hold_s = delay;
 }
 
 }  // namespace lockstep::station

@@ -107,6 +107,7 @@ inline constexpr float kQueueShuffle = 0.14f;       ///< "Stopped bodies are cap
 inline constexpr float kPullFullOffset = 0.6f;      ///< "up to 0.9 m/s² at 0.6 m offset": the full pull from this offset
 inline constexpr float kSpotReached = 0.05f;        ///< S48: m of room along the axis below which a member stands at its spot
 inline constexpr float kOnAxis = 0.02f;             ///< S48: m off the axis that counts as on it
+inline constexpr float kMaxStopDelayS = 60.0f;      ///< S49: a zone's stop_delay_s at most
 inline constexpr float kStepOffPast = 0.05f;        ///< S41: "just past the end edge": the centre this far past it
 inline constexpr float kMouthLineReach = 10.0f;     ///< seed 002, Queues: "Anyone else within 10 m behind the mouth" (S42)
 inline constexpr float kWaitPerPersonS = 1.3f;      ///< seed 002: "at 1.3 s each per one-file lane"
@@ -306,6 +307,7 @@ struct ZoneSpec {
   float speed_factor = kDefaultStairFactor;  ///< speed on the flight = desired_speed x this (stairs)
   bool single_file = false;
   float belt_speed = kDefaultBeltSpeed;      ///< m/s the belt carries its riders (escalators; S39)
+  float stop_delay_s = 0;                    ///< s a walker is held the first time it enters (seed 002, Queues; S49)
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"id"}, s.id);
@@ -318,6 +320,7 @@ struct ZoneSpec {
     v(FieldInfo{"speed_factor"}, s.speed_factor);
     v(FieldInfo{"single_file"}, s.single_file);
     v(FieldInfo{"belt_speed"}, s.belt_speed);
+    v(FieldInfo{"stop_delay_s"}, s.stop_delay_s);
   }
 };
 
@@ -398,6 +401,7 @@ struct Walker {
   float ignore_s = 0;        ///< s left of the recovery's muted obstacle
   float crowd_check_s = 0;   ///< s until the next 2 s crowd check
   float crowd_ref = 0;       ///< m equivalent: the crowd cost of the next 15 m at the last check (or rebuild)
+  float hold_s = 0;          ///< s left of a zone's stop_delay_s (S49): on a belt it is not carried, on a stair it stands
   V2 step_off;               ///< m: where the first leg off a flight ends (seed 002: 1.8 m straight out), while off_flight >= 0
   int32_t ignore_blocker = -1;  ///< floor-local blocker index whose soft wall force is muted, -1 none
   uint32_t floor = 0;
@@ -435,6 +439,7 @@ struct Walker {
     v(FieldInfo{"ignore_s"}, s.ignore_s);
     v(FieldInfo{"crowd_check_s"}, s.crowd_check_s);
     v(FieldInfo{"crowd_ref"}, s.crowd_ref);
+    v(FieldInfo{"hold_s"}, s.hold_s);
     v(FieldInfo{"step_off"}, s.step_off);
     v(FieldInfo{"ignore_blocker"}, s.ignore_blocker);
     v(FieldInfo{"floor"}, s.floor);
@@ -463,6 +468,7 @@ struct Route {
   V2 leg_start;                 ///< m: where the current leg began (lane slack is measured from it)
   std::vector<V2> waypoints;    ///< planned corners; the last is the anchor (or the goal point)
   std::vector<V2> anchors;      ///< scenario waypoints (placed walkers)
+  std::vector<uint32_t> stopped;  ///< the zones whose stop_delay_s has held the walker, in the order they did (S49)
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"next"}, s.next);
@@ -470,6 +476,7 @@ struct Route {
     v(FieldInfo{"leg_start"}, s.leg_start);
     v(FieldInfo{"waypoints"}, s.waypoints);
     v(FieldInfo{"anchors"}, s.anchors);
+    v(FieldInfo{"stopped"}, s.stopped);
   }
 };
 
@@ -732,7 +739,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 12;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line)
+  static constexpr uint32_t kVersion = 13;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line); 13: a zone's stop_delay_s (the walker's hold_s, the route's stopped)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
   /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
   static constexpr std::array<std::string_view, 9> kPhases{"inputs", "spawn",      "neighbours", "plan",   "forces",
@@ -862,6 +869,7 @@ class StationModel {
   void carry_belts();
   void step_off_belt(uint32_t w, uint32_t z, float across);
   void set_first_leg(uint32_t w, uint32_t z, V2 foot);
+  void stop_once(uint32_t w, uint32_t z);  ///< S49: the zone's stop_delay_s, the first time the walker enters it
   void measure_phase();
 
   // scenario.cpp: the geometry checks that need the built floors (S26)

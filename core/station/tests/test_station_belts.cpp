@@ -560,3 +560,59 @@ TEST_CASE("seed 002 Queues - the first in line within 1.4 m of the mouth, or 3 m
     CHECK(copy.state().walkers[0].line == (was == 0 ? 0 : -1));  // 2 m out: a line only for one already in it
   }
 }
+
+TEST_CASE("seed 002 Queues - a zone's stop_delay_s holds the walker once, the first time it enters", "[station][belts][gates]") {
+  // "A zone stop_delay_s holds the walker once, the first time they enter,
+  // then sets a bit so the same zone does not stop them again" (S49: entering
+  // a belt is boarding it). One two-way gate with a 1 s stop; a walker goes
+  // east through it to a waypoint and back west through it to its goal.
+  Json j = gate_world("both");
+  j["zones"] = Json::array({j["zones"][1]});
+  j["zones"][0]["stop_delay_s"] = 1.0;
+  j["floors"][0]["walls"] = Json::array({Json::array({10, 0, 10, 4.3}), Json::array({10, 5.1, 10, 10})});
+  Json w = placed_walker({6.0f, 4.7f}, "hall", "west");
+  w["waypoints"] = Json::array({{14.0, 4.7}});
+  j["walkers"].push_back(w);
+  auto m = make(j);
+  const auto& wk = m.state().walkers[0];
+  int rides = 0, held = 0, boarded = -1, first_move = -1;
+  int32_t was = -1;
+  for (int k = 0; k < 1600 && wk.phase == Phase::Walking; ++k) {
+    const V2 before = wk.pos;
+    m.step(m.scripted_input());
+    if (was < 0 && wk.flight == 0) ++rides, boarded = k;
+    if (was == 0 && wk.flight == 0) {
+      if (wk.pos.x == before.x) ++held;
+      else if (rides == 1 && first_move < 0) first_move = k;
+    }
+    was = wk.flight;
+  }
+  CHECK(rides == 2);                     // through it and back
+  CHECK(held == 20);                     // 1 s at 20 Hz, the first time only
+  CHECK(wk.phase == Phase::Done);
+  CHECK(m.state().routes[0].stopped == std::vector<uint32_t>{0});
+  CHECK(wk.unsticks == 0u);
+  (void)boarded, (void)first_move;
+  // Out of range: refused by path.
+  j["zones"][0]["stop_delay_s"] = -1.0;
+  CHECK_THAT(scenario_error(j), Catch::Contains("$.zones[0].stop_delay_s"));
+}
+
+TEST_CASE("seed 002 Queues - stop_delay_s on a stair holds the walker where it steps on", "[station][stairs]") {
+  Json j = two_floors(Json{{"id", "stair"}, {"kind", "stair"}, {"pair_id", "s"}, {"floor", "ground"}, {"to_floor", "upper"},
+                           {"polygon", Json::array({{10, 3}, {10, 1}, {20, 1}, {20, 3}})}, {"stop_delay_s", 2.0}});
+  j["walkers"].push_back(placed_walker({6.0f, 2.0f}, "ground", "high"));
+  auto m = make(j);
+  const auto& wk = m.state().walkers[0];
+  int on = -1, slow = 0;
+  for (int k = 0; k < 1200 && wk.phase == Phase::Walking; ++k) {
+    m.step(m.scripted_input());
+    if (on < 0 && wk.flight == 0) on = k;
+    if (wk.flight == 0 && length(wk.vel) < 0.05f) ++slow;
+  }
+  REQUIRE(on >= 0);
+  CHECK(slow >= 36);  // stood the 2 s (40 ticks) less the slowing down, plus the setting off
+  CHECK(slow <= 50);
+  CHECK(wk.phase == Phase::Done);
+  CHECK(wk.unsticks == 0u);
+}
