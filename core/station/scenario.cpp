@@ -640,6 +640,52 @@ void StationModel::check_layout() const {
       return true;
     });
   }
+  // Reachable through the gates the way they run (S45): on a floor with gates, the routing grid
+  // with every gate's mouths closed, its connected sets, and each gate an edge from the set
+  // before its entry mouth to the set past its exit (0.4 m out of each mouth's middle).
+  std::vector<std::pair<std::pair<uint32_t, float>, std::vector<int32_t>>> closed_sets;
+  std::vector<std::shared_ptr<const NavGrid>> closed(floors_.size());
+  auto closed_label = [&](uint32_t f, float r, V2 q) -> int32_t {
+    if (!closed[f]) {
+      GridInput gi;
+      for (const auto& poly : floors_[f].walkable) gi.walkable.push_back(GridPolygon{poly});
+      for (const auto& poly : floors_[f].blockers) gi.blockers.push_back(GridPolygon{poly});
+      for (const Wall& w : floors_[f].walls) gi.wall_set.push_back(WallSegment{w.a, w.b});  // the mouths too
+      closed[f] = std::make_shared<const NavGrid>(gi);
+    }
+    const std::vector<int32_t>* lab = nullptr;
+    for (const auto& e : closed_sets)
+      if (e.first.first == f && e.first.second == r) lab = &e.second;
+    if (!lab) {
+      closed_sets.push_back({{f, r}, closed[f]->reachable_sets(r)});
+      lab = &closed_sets.back().second;
+    }
+    int32_t cell = -1;
+    if (!closed[f]->nearest_open_node(q, r, nullptr, &cell)) return -1;
+    return (*lab)[static_cast<std::size_t>(cell)];
+  };
+  auto gated_reach = [&](uint32_t f, float r, V2 from, V2 goal) {
+    if (!floor_gates_[f]) return true;
+    const int32_t start = closed_label(f, r, from), end = closed_label(f, r, goal);
+    std::vector<int32_t> seen{start}, frontier{start};
+    while (!frontier.empty()) {
+      std::vector<int32_t> next;
+      for (const int32_t s : frontier)
+        for (const FlightGeom& fg : flights_) {
+          if (!fg.gate || fg.from != f) continue;
+          for (const int sense : {1, -1}) {
+            if (!fg.runs(sense)) continue;
+            const int32_t in = closed_label(f, r, fg.entry_mid(sense) - fg.travel(sense) * 0.4f);
+            const int32_t out = closed_label(f, r, fg.exit_mid(sense) + fg.travel(sense) * 0.4f);
+            if (in != s || out < 0 || std::find(seen.begin(), seen.end(), out) != seen.end()) continue;
+            seen.push_back(out);
+            next.push_back(out);
+          }
+        }
+      frontier.swap(next);
+    }
+    return std::find(seen.begin(), seen.end(), end) != seen.end();
+  };
   // Destinations reachable on the routing grid: the nearest open nodes of the
   // start and of the goal in one connected set, for the body that walks it.
   std::vector<std::pair<std::pair<uint32_t, float>, std::vector<int32_t>>> sets;  // (floor, radius) -> labels
@@ -670,9 +716,15 @@ void StationModel::check_layout() const {
       return;
     }
     const int32_t a = label(f, r, from);
-    if (a < 0 || a != label(f, r, portal_goal(dest, from)))
+    const V2 goal = portal_goal(dest, from);
+    if (a < 0 || a != label(f, r, goal))
       fail(place, name + " on floor " + floor_name(f) + " cannot be reached from " + who + " by a body of radius " + num_text(body) +
                       " m: walls or solids cut every way");
+    // Through fare gates only the way each runs (S45): the floor's parts with every gate's mouths
+    // closed, joined by each gate from the part before its entry mouth to the part past its exit.
+    if (!gated_reach(f, r, from, goal))
+      fail(place, name + " on floor " + floor_name(f) + " cannot be reached from " + who +
+                      ": every way runs through a fare gate the other way (a gate is passed only the way its dir allows)");
   };
   const float spawned_r = sample_body(sc.population, 1.0f).radius;  // the largest a portal spawns
   for (std::size_t p = 0; p < portals_.size(); ++p) {

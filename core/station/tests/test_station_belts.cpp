@@ -616,3 +616,18 @@ TEST_CASE("seed 002 Queues - stop_delay_s on a stair holds the walker where it s
   CHECK(wk.phase == Phase::Done);
   CHECK(wk.unsticks == 0u);
 }
+
+TEST_CASE("seed 002 Gates - a destination only beyond gates that run the other way is refused by path", "[station][belts][gates][scenario]") {
+  // A gate is passed only the way its dir allows (S45): walkers spawned west
+  // of a bank that runs west only could never reach an exit east of it.
+  Json j = gate_world("against");
+  j["portals"].push_back(Json{{"id", "in"}, {"floor", "hall"}, {"polygon", rect(0, 4, 1.5f, 6)}, {"mode", "spawn"}, {"count", 5},
+                              {"target", "east"}});
+  CHECK_THAT(scenario_error(j), Catch::Contains("$.portals[2].target") && Catch::Contains("through a fare gate the other way"));
+  // One gate of the bank the right way, or the bank both ways: it loads.
+  j["zones"][2]["dir"] = "along";
+  CHECK(scenario_error(j).empty());
+  Json k = gate_world("both");
+  k["portals"] = j["portals"];
+  CHECK(scenario_error(k).empty());
+}
