@@ -101,6 +101,17 @@ std::string floor_ids(const Scenario& sc) {
   return s;
 }
 
+/// A floor's routing grid input: its outlines, its solid blockers and its walls, with its gates'
+/// mouths as walls or not (the route runs through gates; S45's check of the way they run does not).
+GridInput grid_input(const FloorGeom& g, bool gate_mouths) {
+  GridInput gi;
+  for (const auto& poly : g.walkable) gi.walkable.push_back(GridPolygon{poly});
+  for (const auto& poly : g.blockers) gi.blockers.push_back(GridPolygon{poly});
+  for (const Wall& w : g.walls)
+    if (gate_mouths || w.kind != WallKind::GateMouth) gi.wall_set.push_back(WallSegment{w.a, w.b});
+  return gi;
+}
+
 bool in_solid(const Scenario& sc, uint32_t f, V2 p) {
   const auto& fl = sc.floors[f];
   bool walk = false;
@@ -482,13 +493,9 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
     add_blockers(fl.voids, WallKind::Void);
     for (const auto& w : fl.walls) g.walls.push_back(Wall{{w.x0, w.y0}, {w.x1, w.y1}, WallKind::Extra, -1});
     build_wall_grid(g);
-    // The routing grid (seed 002, Route): the floor outlines, every solid blocker, the extra walls.
-    GridInput gi;
-    for (const auto& poly : g.walkable) gi.walkable.push_back(GridPolygon{poly});
-    for (const auto& poly : g.blockers) gi.blockers.push_back(GridPolygon{poly});
-    for (const Wall& w : g.walls)
-      if (w.kind != WallKind::GateMouth) gi.wall_set.push_back(WallSegment{w.a, w.b});  // the grid routes through gates
-    grids_.push_back(std::make_shared<const NavGrid>(gi));
+    // The routing grid (seed 002, Route): the floor outlines, every solid blocker, the walls (open
+    // gates: the grid routes through them).
+    grids_.push_back(std::make_shared<const NavGrid>(grid_input(g, false)));
     floors_.push_back(std::move(g));
   }
   for (const auto& fl : sc.floors) floors_z_.push_back(fl.z);
@@ -513,6 +520,23 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
           if (flights_[k].gate && flights_[k].bank == from) flights_[k].bank = to;
       }
     }
+  }
+  // Each gate's place across its bank (S46): -1 .. 1 from one end gate to the other, along the
+  // across direction of the bank's first gate.
+  for (FlightGeom& fg : flights_) {
+    if (!fg.gate) continue;
+    float lo = 0.0f, hi = 0.0f;
+    bool first = true;
+    V2 across{};
+    for (const FlightGeom& o : flights_) {
+      if (!o.gate || o.bank != fg.bank) continue;
+      if (first) across = o.across;
+      const float s = dot((o.mid0 + o.mid2) * 0.5f, across);
+      lo = first ? s : std::min(lo, s), hi = first ? s : std::max(hi, s);
+      first = false;
+    }
+    const float at = dot((fg.mid0 + fg.mid2) * 0.5f, across);
+    fg.bank_place = hi > lo ? 2.0f * (at - lo) / (hi - lo) - 1.0f : 0.0f;
   }
   stair_traffic_.assign(flights_.size(), {0u, 0u});  // placed walkers plan with nobody counted yet
   bound_dist_.assign(flights_.size(), {});
@@ -640,29 +664,33 @@ void StationModel::check_layout() const {
       return true;
     });
   }
+  // Connected sets of a floor's grid for a body of radius r, each computed once: the label of the
+  // set holding q's nearest open node, -1 none.
+  using Sets = std::vector<std::pair<std::pair<uint32_t, float>, std::vector<int32_t>>>;  // (floor, radius) -> labels
+  auto set_of = [](const NavGrid& grid, Sets& sets, uint32_t f, float r, V2 q) -> int32_t {
+    const std::vector<int32_t>* lab = nullptr;
+    for (const auto& e : sets)
+      if (e.first.first == f && e.first.second == r) lab = &e.second;
+    if (!lab) {
+      sets.push_back({{f, r}, grid.reachable_sets(r)});
+      lab = &sets.back().second;
+    }
+    int32_t cell = -1;
+    if (!grid.nearest_open_node(q, r, nullptr, &cell)) return -1;
+    return (*lab)[static_cast<std::size_t>(cell)];
+  };
+  // Destinations reachable on the routing grid: the nearest open nodes of the
+  // start and of the goal in one connected set, for the body that walks it.
+  Sets sets;
+  auto label = [&](uint32_t f, float r, V2 q) { return set_of(*grids_[f], sets, f, r, q); };
   // Reachable through the gates the way they run (S45): on a floor with gates, the routing grid
   // with every gate's mouths closed, its connected sets, and each gate an edge from the set
   // before its entry mouth to the set past its exit (0.4 m out of each mouth's middle).
-  std::vector<std::pair<std::pair<uint32_t, float>, std::vector<int32_t>>> closed_sets;
+  Sets closed_sets;
   std::vector<std::shared_ptr<const NavGrid>> closed(floors_.size());
-  auto closed_label = [&](uint32_t f, float r, V2 q) -> int32_t {
-    if (!closed[f]) {
-      GridInput gi;
-      for (const auto& poly : floors_[f].walkable) gi.walkable.push_back(GridPolygon{poly});
-      for (const auto& poly : floors_[f].blockers) gi.blockers.push_back(GridPolygon{poly});
-      for (const Wall& w : floors_[f].walls) gi.wall_set.push_back(WallSegment{w.a, w.b});  // the mouths too
-      closed[f] = std::make_shared<const NavGrid>(gi);
-    }
-    const std::vector<int32_t>* lab = nullptr;
-    for (const auto& e : closed_sets)
-      if (e.first.first == f && e.first.second == r) lab = &e.second;
-    if (!lab) {
-      closed_sets.push_back({{f, r}, closed[f]->reachable_sets(r)});
-      lab = &closed_sets.back().second;
-    }
-    int32_t cell = -1;
-    if (!closed[f]->nearest_open_node(q, r, nullptr, &cell)) return -1;
-    return (*lab)[static_cast<std::size_t>(cell)];
+  auto closed_label = [&](uint32_t f, float r, V2 q) {
+    if (!closed[f]) closed[f] = std::make_shared<const NavGrid>(grid_input(floors_[f], true));
+    return set_of(*closed[f], closed_sets, f, r, q);
   };
   auto gated_reach = [&](uint32_t f, float r, V2 from, V2 goal) {
     if (!floor_gates_[f]) return true;
@@ -685,21 +713,6 @@ void StationModel::check_layout() const {
       frontier.swap(next);
     }
     return std::find(seen.begin(), seen.end(), end) != seen.end();
-  };
-  // Destinations reachable on the routing grid: the nearest open nodes of the
-  // start and of the goal in one connected set, for the body that walks it.
-  std::vector<std::pair<std::pair<uint32_t, float>, std::vector<int32_t>>> sets;  // (floor, radius) -> labels
-  auto label = [&](uint32_t f, float r, V2 q) -> int32_t {
-    const std::vector<int32_t>* lab = nullptr;
-    for (const auto& e : sets)
-      if (e.first.first == f && e.first.second == r) lab = &e.second;
-    if (!lab) {
-      sets.push_back({{f, r}, grids_[f]->reachable_sets(r)});
-      lab = &sets.back().second;
-    }
-    int32_t cell = -1;
-    if (!grids_[f]->nearest_open_node(q, r, nullptr, &cell)) return -1;
-    return (*lab)[static_cast<std::size_t>(cell)];
   };
   // The radius checked is the body's less 0.07 m, half the grid's node
   // sampling: a door the body fits through (2 r + 0.1 m, issue 14) is never

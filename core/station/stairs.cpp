@@ -550,6 +550,15 @@ void StationModel::form_lines() {
   if (std::none_of(flights_.begin(), flights_.end(), [](const FlightGeom& fg) { return fg.belt; })) return;  // no belt: no line (set_state holds every line at -1)
   for (Walker& wk : state_.walkers)
     if (wk.phase == Phase::Walking) wk.line = wk.line >= 0 && waiting_for_belt(wk) ? -2 : -1;  // -2: was in line
+  // Those in line for each belt, each way ([2 z] sense +1, [2 z + 1] sense -1): (distance behind the mouth, walker).
+  std::vector<std::vector<std::pair<float, uint32_t>>> in_line(2 * nz);
+  for (uint32_t i = 0; i < n; ++i) {
+    const Walker& wk = state_.walkers[i];
+    if (wk.phase != Phase::Walking || !waiting_for_belt(wk)) continue;
+    const auto z = static_cast<uint32_t>(heading(wk));
+    const int sense = belt_sense(wk, z);
+    in_line[2 * z + (sense > 0 ? 0 : 1)].emplace_back(-flights_[z].travelled(wk.pos, sense), i);
+  }
   for (std::size_t z = 0; z < nz; ++z) {
     const FlightGeom& fg = flights_[z];
     if (!fg.belt) continue;
@@ -559,13 +568,7 @@ void StationModel::form_lines() {
       members.clear(), ts.clear();
       if (!fg.runs(sense)) continue;
       const float strip = std::max(0.5f * fg.width, kStripMin) + kStripPlus;
-      std::vector<std::pair<float, uint32_t>> cand;  // (distance behind the mouth, walker)
-      for (uint32_t i = 0; i < n; ++i) {
-        const Walker& wk = state_.walkers[i];
-        if (wk.phase != Phase::Walking || heading(wk) != static_cast<int32_t>(z) || !waiting_for_belt(wk) || belt_sense(wk, static_cast<uint32_t>(z)) != sense)
-          continue;
-        cand.emplace_back(-fg.travelled(wk.pos, sense), i);
-      }
+      auto& cand = in_line[2 * z + (sense > 0 ? 0 : 1)];
       std::sort(cand.begin(), cand.end());
       const V2 mouth = fg.entry_mid(sense);
       std::vector<uint8_t> in(cand.size(), 0);
@@ -638,20 +641,7 @@ float StationModel::gate_cost(uint32_t w, uint32_t z, int sense) const {
   const float dist = length(fg.entry_mid(sense) - wk.pos);
   const auto& bound = bound_dist_[z];
   const auto nearer = static_cast<float>(std::lower_bound(bound.begin(), bound.end(), dist) - bound.begin());
-  // The gate's place across the bank: -1 .. 1 from one end gate to the other, along the first gate's across.
-  float lo = 0.0f, hi = 0.0f, at = 0.0f;
-  bool first = true;
-  V2 across{};
-  for (const FlightGeom& o : flights_) {
-    if (!o.gate || o.bank != fg.bank) continue;
-    if (first) across = o.across;
-    const float s = dot((o.mid0 + o.mid2) * 0.5f, across);
-    lo = first ? s : std::min(lo, s), hi = first ? s : std::max(hi, s);
-    first = false;
-  }
-  at = dot((fg.mid0 + fg.mid2) * 0.5f, across);
-  const float place = hi > lo ? 2.0f * (at - lo) / (hi - lo) - 1.0f : 0.0f;
-  return dist + kGatePerPerson * (nearer + static_cast<float>(belt_riders_[z])) - kGateOffset * wk.lane_share * place;
+  return dist + kGatePerPerson * (nearer + static_cast<float>(belt_riders_[z])) - kGateOffset * wk.lane_share * fg.bank_place;
 }
 
 int32_t StationModel::choose_gate(uint32_t w) const {
@@ -715,14 +705,15 @@ void StationModel::carry_belts() {
   // never back; sideways toward the centreline at 0.9 m/s at most. Past the
   // end edge it steps off. (Riders of one belt all ride one way: a gate that
   // runs both ways boards nobody while someone rides it the other way.)
+  std::vector<std::vector<std::pair<float, uint32_t>>> on(flights_.size());  // per belt: (how far along, rider)
+  for (uint32_t i = 0; i < state_.walkers.size(); ++i) {
+    const Walker& wk = state_.walkers[i];
+    if (wk.phase == Phase::Walking && on_belt(wk))
+      on[static_cast<std::size_t>(wk.flight)].emplace_back(flights_[static_cast<std::size_t>(wk.flight)].travelled(wk.pos, wk.sense), i);
+  }
   for (uint32_t z = 0; z < flights_.size(); ++z) {
     const FlightGeom& fg = flights_[z];
-    if (!fg.belt) continue;
-    std::vector<std::pair<float, uint32_t>> riders;
-    for (uint32_t i = 0; i < state_.walkers.size(); ++i) {
-      const Walker& wk = state_.walkers[i];
-      if (wk.phase == Phase::Walking && wk.flight == static_cast<int32_t>(z)) riders.emplace_back(fg.travelled(wk.pos, wk.sense), i);
-    }
+    auto& riders = on[z];
     std::sort(riders.begin(), riders.end(), [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
     float limit = 0.0f;
     bool ahead = false;
@@ -784,27 +775,37 @@ void StationModel::board_belts() {
   // one spacing before its last boarder and nobody rides it the other way
   // (S40, S45). One at a time: nearest the edge first (ties by index), who
   // then is the last boarder.
-  for (uint32_t z = 0; z < flights_.size(); ++z) {
-    const FlightGeom& fg = flights_[z];
-    if (!fg.belt) continue;
+  // One pass: per belt, its last boarder each way (after this tick's carrying) and the one nearest its edge.
+  struct Entry {
     std::array<float, 2> last{kNoRider, kNoRider};
-    for (const Walker& wk : state_.walkers) {
-      if (wk.phase != Phase::Walking || wk.flight != static_cast<int32_t>(z)) continue;
-      float& l = last[wk.sense > 0 ? 0 : 1];
-      l = std::min(l, fg.travelled(wk.pos, wk.sense));
-    }
     int32_t best = -1;
     int best_sense = 0;
     float best_t = 0.0f;
-    for (uint32_t i = 0; i < state_.walkers.size(); ++i) {
-      const Walker& wk = state_.walkers[i];
-      if (wk.phase != Phase::Walking || wk.flight >= 0 || heading(wk) != static_cast<int32_t>(z)) continue;
-      const int sense = belt_sense(wk, z);
-      if (sense == 0 || wk.floor != fg.entry_floor(sense)) continue;
-      const float t = fg.travelled(wk.pos, sense);
-      if (!(t >= -kBoardReach && t < fg.length) || !(std::fabs(fg.across_of(wk.pos)) <= 0.5f * fg.width)) continue;
-      if (best < 0 || t > best_t) best = static_cast<int32_t>(i), best_t = t, best_sense = sense;
+  };
+  std::vector<Entry> entry(flights_.size());
+  for (uint32_t i = 0; i < state_.walkers.size(); ++i) {
+    const Walker& wk = state_.walkers[i];
+    if (wk.phase != Phase::Walking) continue;
+    if (wk.flight >= 0) {
+      if (!on_belt(wk)) continue;
+      float& l = entry[static_cast<std::size_t>(wk.flight)].last[wk.sense > 0 ? 0 : 1];
+      l = std::min(l, flights_[static_cast<std::size_t>(wk.flight)].travelled(wk.pos, wk.sense));
+      continue;
     }
+    const int32_t to = heading(wk);
+    if (to < 0 || !flights_[static_cast<std::size_t>(to)].belt) continue;
+    const auto z = static_cast<uint32_t>(to);
+    const FlightGeom& fg = flights_[z];
+    const int sense = belt_sense(wk, z);
+    if (sense == 0 || wk.floor != fg.entry_floor(sense)) continue;
+    const float t = fg.travelled(wk.pos, sense);
+    if (!(t >= -kBoardReach && t < fg.length) || !(std::fabs(fg.across_of(wk.pos)) <= 0.5f * fg.width)) continue;
+    Entry& e = entry[z];
+    if (e.best < 0 || t > e.best_t) e.best = static_cast<int32_t>(i), e.best_t = t, e.best_sense = sense;
+  }
+  for (uint32_t z = 0; z < flights_.size(); ++z) {
+    const FlightGeom& fg = flights_[z];
+    const auto& [last, best, best_sense, best_t] = entry[z];
     if (best < 0) continue;
     if (last[best_sense > 0 ? 1 : 0] != kNoRider) continue;                         // someone rides it the other way
     if (!(last[best_sense > 0 ? 0 : 1] - best_t >= fg.spacing)) continue;         // no gap yet

@@ -671,6 +671,7 @@ struct FlightGeom {
   float belt_speed = 0;        ///< m/s
   float spacing = 0;           ///< m: the belt's one body spacing (S40: 0.6 at an escalator, 0.75 at a gate)
   int32_t bank = -1;           ///< a gate's bank (gates side by side, S44), -1 for the other kinds
+  float bank_place = 0;        ///< a gate's place across its bank, -1 .. 1 from one end gate to the other (S46)
   /// A belt's ways: sense +1 runs mouth 0 -> mouth 2, -1 the reverse. An escalator runs its one way.
   int sense_of_escalator() const { return up_allowed ? 1 : -1; }
   bool runs(int sense) const { return sense > 0 ? up_allowed : down_allowed; }

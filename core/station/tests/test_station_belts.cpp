@@ -249,7 +249,7 @@ TEST_CASE("seed 002 Stairs and escalators - chosen in seconds: the escalator at 
   CHECK(m.state().walkers[12].via == 1);
 }
 
-TEST_CASE("seed 002 Escalator - a restored rider must be on its entry floor", "[station][belts][scenario]") {
+TEST_CASE("seed 002 Escalator - a restored state's belt fields are checked by path", "[station][belts][scenario]") {
   Json j = belt_world();
   j["walkers"].push_back(placed_walker({12, 2}, "ground", "high"));
   auto m = make(j);
@@ -265,6 +265,23 @@ TEST_CASE("seed 002 Escalator - a restored rider must be on its entry floor", "[
   CHECK_THROWS_WITH(m.set_state(s), Catch::Contains("walkers[0].sense") && Catch::Contains("expected 1, got -1"));
   s.walkers[0].flight = -1;
   CHECK_THROWS_WITH(m.set_state(s), Catch::Contains("walkers[0].sense: expected 0 for a walker not on a belt"));
+  s.walkers[0].sense = 0;
+  // A place in a line without being in line for a belt; a gate that is no gate; a stop past 60 s;
+  // a zone that held it twice.
+  StationModel::State t = s;
+  t.walkers[0].via = -1;
+  t.walkers[0].line = 0;
+  CHECK_THROWS_WITH(m.set_state(t), Catch::Contains("walkers[0].line") && Catch::Contains("not in line for a belt"));
+  t = s;
+  t.walkers[0].gate = 0;  // zone 0 is the escalator
+  CHECK_THROWS_WITH(m.set_state(t), Catch::Contains("walkers[0].gate: no gate 0"));
+  t = s;
+  t.walkers[0].hold_s = 61.0f;
+  CHECK_THROWS_WITH(m.set_state(t), Catch::Contains("walkers[0].hold_s: expected 0 .. 60 s"));
+  t = s;
+  t.routes[0].stopped = {0, 0};
+  CHECK_THROWS_WITH(m.set_state(t), Catch::Contains("routes[0].stopped[0]") && Catch::Contains("each once"));
+  m.set_state(s);  // and the state they were changed from is taken
 }
 
 TEST_CASE("seed 002 Route - an escalator's mouth apron is free for those who will board it within 10 m", "[station][belts]") {

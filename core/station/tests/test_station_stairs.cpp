@@ -18,6 +18,23 @@ Json stair_world(const std::string& dir = "both", float factor = 0.5f) {
                          {"polygon", Json::array({{10, 3}, {10, 1}, {20, 1}, {20, 3}})}, {"dir", dir}, {"speed_factor", factor}});
 }
 
+// Two stairs 20 m long from "ground" (x 0..10, y 0..20, z 0) up to "upper"
+// (x 30..40, z 5), 14 m apart: a's mouth at x = 10, y 2..4, b's at y 16..18;
+// the portal "high" at upper's east end; no walkers yet.
+Json two_stairs_world(float factor_a, float factor_b) {
+  Json j;
+  j["model"] = "station";
+  j["floors"] = Json::array({Json{{"id", "ground"}, {"z", 0}, {"walkable", Json::array({rect(0, 0, 10, 20)})}},
+                             Json{{"id", "upper"}, {"z", 5}, {"walkable", Json::array({rect(30, 0, 40, 20)})}}});
+  j["zones"] = Json::array({Json{{"id", "a"}, {"kind", "stair"}, {"pair_id", "a"}, {"floor", "ground"}, {"to_floor", "upper"},
+                                 {"polygon", Json::array({{10, 4}, {10, 2}, {30, 2}, {30, 4}})}, {"speed_factor", factor_a}},
+                            Json{{"id", "b"}, {"kind", "stair"}, {"pair_id", "b"}, {"floor", "ground"}, {"to_floor", "upper"},
+                                 {"polygon", Json::array({{10, 18}, {10, 16}, {30, 16}, {30, 18}})}, {"speed_factor", factor_b}}});
+  j["portals"] = Json::array({Json{{"id", "high"}, {"floor", "upper"}, {"polygon", rect(38, 0, 40, 20)}, {"mode", "despawn"}}});
+  j["walkers"] = Json::array();
+  return j;
+}
+
 // One walker's trip over the flight: the ticks its centre first crosses the
 // mouth it enters and the landing line it leaves by, and what it did between.
 struct StairTrip {
@@ -192,16 +209,8 @@ TEST_CASE("seed 002 Stair - dir along and against: one way only; a floor no stai
 TEST_CASE("seed 002 Stair - the stair is chosen in seconds: walk, crossing, 6 s up or 2 s down", "[station][stairs]") {
   // Two stairs from ground up to upper. The near one is long and slow, the far
   // one short: the walker takes the one with fewer seconds of walk + flight.
-  Json j;
-  j["model"] = "station";
-  j["floors"] = Json::array({Json{{"id", "ground"}, {"z", 0}, {"walkable", Json::array({rect(0, 0, 10, 20)})}},
-                             Json{{"id", "upper"}, {"z", 5}, {"walkable", Json::array({rect(30, 0, 40, 20)})}}});
-  // a: mouth at (10, 2..4), 20 m to x = 30, factor 0.3 (20 / 0.4 = 50 s); b: mouth at (10, 16..18), factor 0.6 (25 s).
-  j["zones"] = Json::array({Json{{"id", "a"}, {"kind", "stair"}, {"pair_id", "a"}, {"floor", "ground"}, {"to_floor", "upper"},
-                                 {"polygon", Json::array({{10, 4}, {10, 2}, {30, 2}, {30, 4}})}, {"speed_factor", 0.3}},
-                            Json{{"id", "b"}, {"kind", "stair"}, {"pair_id", "b"}, {"floor", "ground"}, {"to_floor", "upper"},
-                                 {"polygon", Json::array({{10, 18}, {10, 16}, {30, 16}, {30, 18}})}, {"speed_factor", 0.6}}});
-  j["portals"] = Json::array({Json{{"id", "high"}, {"floor", "upper"}, {"polygon", rect(38, 0, 40, 20)}, {"mode", "despawn"}}});
+  // a: 20 m at factor 0.3 (20 / 0.4 = 50 s); b: factor 0.6 (25 s).
+  Json j = two_stairs_world(0.3f, 0.6f);
   j["walkers"] = Json::array({placed_walker({8, 3}, "ground", "high")});
   auto m = make(j);
   // Seconds from (8, 3): a: walk 2 / 1.34 + 20 / 0.402 + 6 = 57.2; b: walk 14.1 / 1.34 + 20 / 0.804 + 6 = 41.4.
@@ -583,15 +592,7 @@ TEST_CASE("seed 002 Stair - the choice is re-weighed about once a second, and sw
   // nearer (a), is moved (a test's hand) next to the other's mouth: within 20
   // ticks its choice is b, with no other reason to plan again (an open floor,
   // a clear leg, no crowd).
-  Json j;
-  j["model"] = "station";
-  j["floors"] = Json::array({Json{{"id", "ground"}, {"z", 0}, {"walkable", Json::array({rect(0, 0, 10, 20)})}},
-                             Json{{"id", "upper"}, {"z", 5}, {"walkable", Json::array({rect(30, 0, 40, 20)})}}});
-  j["zones"] = Json::array({Json{{"id", "a"}, {"kind", "stair"}, {"pair_id", "a"}, {"floor", "ground"}, {"to_floor", "upper"},
-                                 {"polygon", Json::array({{10, 4}, {10, 2}, {30, 2}, {30, 4}})}},
-                            Json{{"id", "b"}, {"kind", "stair"}, {"pair_id", "b"}, {"floor", "ground"}, {"to_floor", "upper"},
-                                 {"polygon", Json::array({{10, 18}, {10, 16}, {30, 16}, {30, 18}})}}});
-  j["portals"] = Json::array({Json{{"id", "high"}, {"floor", "upper"}, {"polygon", rect(38, 0, 40, 20)}, {"mode", "despawn"}}});
+  Json j = two_stairs_world(kDefaultStairFactor, kDefaultStairFactor);
   j["walkers"] = Json::array({placed_walker({3, 5}, "ground", "high")});
   auto m = make(j);
   m.step(m.scripted_input());
