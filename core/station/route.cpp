@@ -60,6 +60,8 @@ void StationModel::rebuild_path(uint32_t w) {
   Route& rt = state_.routes[w];
   // A destination on another floor: the stair or escalator this floor's route leads through (stairs.cpp).
   // The gate it holds, if any, comes first (chosen by reweigh_connector).
+  // Or the car it takes (lifts.cpp), which replaces the stair.
+  wk.lift = choose_lift(w);
   wk.via = choose_flight(w);
   const bool to_goal = rt.next_anchor >= rt.anchors.size();
   const V2 to = to_goal ? goal_point(w) : rt.anchors[rt.next_anchor];
@@ -400,7 +402,8 @@ bool StationModel::crowd_check_exempt(const Walker& w) const {
   // A walker in recovery (its muted obstacle's 1.6 s) is not checked either.
   // Off a flight, its first leg straight out is not replanned either (seed 002: "A train door line or a gate
   // queue does not take over their heading until then either").
-  return w.ignore_blocker >= 0 || w.flight >= 0 || w.off_flight >= 0 || waiting_for_belt(w);
+  // Nor one waiting at an elevator's landing (S52).
+  return w.ignore_blocker >= 0 || w.flight >= 0 || w.off_flight >= 0 || waiting_for_belt(w) || waiting_for_lift(w);
 }
 
 // "Every 2 s each walker checks the next 15 m of its path against the crowd as
@@ -498,7 +501,7 @@ void StationModel::plan_walker(uint32_t w, std::vector<uint8_t>& kick) {
   const Route& rt = state_.routes[w];
   const bool coming = state_.walkers[w].origin >= 0 && oncoming_ahead(w, unit(rt.waypoints[rt.next] - rt.leg_start));
   const V2 drive = lane_drive(w, corner, coming);
-  state_.walkers[w].drive = queue_aim(w, stair_band_aim(w, band_aim(w, drive, coming)));
+  state_.walkers[w].drive = lift_aim(w, queue_aim(w, stair_band_aim(w, band_aim(w, drive, coming))));
   Walker& wk = state_.walkers[w];
   // The muted obstacle of a recovery runs out.
   if (wk.ignore_blocker >= 0) {
@@ -695,8 +698,9 @@ void StationModel::recover_if_stuck(uint32_t w, V2 drive, std::vector<uint8_t>& 
   // If a walking body makes no progress for unstick_s (default 3 s), or creeps
   // in a hall for that long" (S9: progress = 0.3 m closer than the best so far).
   const float d = length(drive - wk.pos);
-  if (waiting_for_belt(wk) || wk.hold_s > 0.0f) {
-    // In line for a belt, standing is waiting, not being stuck (S42); nor is a zone's stop (S49).
+  if (waiting_for_belt(wk) || wk.hold_s > 0.0f || waiting_for_lift(wk)) {
+    // In line for a belt, standing is waiting, not being stuck (S42); nor is a zone's stop (S49), nor
+    // waiting for a car (S52).
     wk.progress_ref = d;
     wk.stuck_s = 0.0f;
     return;

@@ -138,6 +138,10 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
                           std::to_string(sc.ticks));
   if (sc.keep != "right" && sc.keep != "left") r.fail("$.keep", "expected \"right\" or \"left\", got \"" + sc.keep + "\"");
   if (!(sc.unstick_s > 0.0f)) r.fail("$.unstick_s", "expected a time > 0 s");
+  if (sc.route != "stair" && sc.route != "elevator")
+    r.fail("$.route", "expected \"stair\" (the default route) or \"elevator\" (everyone prefers the lift), got \"" + sc.route + "\"");
+  if (!(sc.teleport_lock_s >= 0.0f && sc.teleport_lock_s <= kMaxTeleportLockS))
+    r.fail("$.teleport_lock_s", "expected 0 .. " + num_text(kMaxTeleportLockS) + " s");
   const auto& pop = sc.population;
   if (!(pop.desired_speed > 0.0f)) r.fail("$.population.desired_speed", "expected a speed > 0 m/s");
   if (!(pop.radius > 0.0f)) r.fail("$.population.radius", "expected a radius > 0 m");
@@ -211,13 +215,35 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
       if (zs.id.empty()) r.fail(zp + ".id", "expected a zone id");
       for (std::size_t q = 0; q < z; ++q)
         if (sc.zones[q].id == zs.id) r.fail(zp + ".id", "duplicate zone id \"" + zs.id + "\"");
-      if (zs.kind == "elevator")
-        r.fail(zp + ".kind", "\"" + zs.kind + "\" zones are not built yet; only \"stair\", \"escalator\" and \"gate\" are");
-      const bool esc = zs.kind == "escalator", gate = zs.kind == "gate";
-      if (zs.kind != "stair" && !esc && !gate)
-        r.fail(zp + ".kind", "expected \"stair\", \"escalator\" or \"gate\", got \"" + zs.kind + "\"");
-      const std::string what = esc ? "an escalator" : (gate ? "a gate" : "a stair");
-      if (!gate) {
+      const bool esc = zs.kind == "escalator", gate = zs.kind == "gate", lift = zs.kind == "elevator";
+      if (zs.kind != "stair" && !esc && !gate && !lift)
+        r.fail(zp + ".kind", "expected \"stair\", \"escalator\", \"gate\" or \"elevator\", got \"" + zs.kind + "\"");
+      const std::string what = esc ? "an escalator" : (gate ? "a gate" : (lift ? "an elevator landing" : "a stair"));
+      if (lift) {
+        // seed 002, Elevator: "Two or more landings share the pair_id, one per floor the car stops on."
+        if (zs.pair_id.empty()) r.fail(zp + ".pair_id", "an elevator landing needs the pair_id of its car (its landings share it)");
+        std::size_t landings = 0;
+        for (std::size_t q = 0; q < sc.zones.size(); ++q) {
+          const auto& o = sc.zones[q];
+          if (zs.pair_id.empty() || o.pair_id != zs.pair_id) continue;
+          ++landings;
+          if (q >= z) continue;
+          if (o.kind != "elevator")
+            r.fail(zp + ".pair_id", "zone \"" + o.id + "\" (a " + o.kind + ") has pair_id \"" + zs.pair_id + "\" too: a car's landings are elevator zones only");
+          else if (floor_index(sc, o.floor) == floor_index(sc, zs.floor))
+            r.fail(zp + ".floor", "zone \"" + o.id + "\" is this car's landing on floor \"" + zs.floor + "\" already: one landing per floor");
+          else if (o.hold_s != zs.hold_s || o.delay_s != zs.delay_s || o.capacity != zs.capacity || o.door != zs.door)
+            r.fail(zp, "zone \"" + o.id + "\" is a landing of the same car: give every landing the same hold_s, delay_s, capacity and door");
+        }
+        if (!zs.pair_id.empty() && landings < 2)
+          r.fail(zp + ".pair_id", "an elevator's car needs two or more landings sharing pair_id \"" + zs.pair_id + "\"; this is its only one");
+        if (!zs.to_floor.empty()) r.fail(zp + ".to_floor", "a landing is on one floor (its car joins the floors of its landings): leave to_floor out");
+        if (!zs.dir.empty()) r.fail(zp + ".dir", "a car runs to any called floor: leave dir out");
+        if (!(zs.hold_s > 0.0f && zs.hold_s <= kMaxHoldS)) r.fail(zp + ".hold_s", "expected a time > 0 .. " + num_text(kMaxHoldS) + " s");
+        if (!(zs.delay_s > 0.0f && zs.delay_s <= kMaxLiftDelayS))
+          r.fail(zp + ".delay_s", "expected a time > 0 .. " + num_text(kMaxLiftDelayS) + " s per storey");
+        if (zs.capacity > kMaxCapacity) r.fail(zp + ".capacity", "expected 0 (by the landing's area) .. " + std::to_string(kMaxCapacity) + " riders");
+      } else if (!gate) {
         if (zs.pair_id.empty()) r.fail(zp + ".pair_id", what + " needs a pair_id (seed 002: a zone with a pair_id)");
         for (std::size_t q = 0; q < z; ++q)
           if (!zs.pair_id.empty() && sc.zones[q].pair_id == zs.pair_id)
@@ -226,7 +252,9 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
       const int32_t f0 = floor_index(sc, zs.floor);
       int32_t f1 = floor_index(sc, zs.to_floor);
       if (f0 < 0) r.fail(zp + ".floor", "no floor \"" + zs.floor + "\" (floors: " + floor_ids(sc) + ")");
-      if (gate) {
+      if (lift) {
+        f1 = f0;
+      } else if (gate) {
         // "Same-floor fare gates ... without a floor change": both mouths on `floor`.
         if (!zs.to_floor.empty()) r.fail(zp + ".to_floor", "a gate is on one floor (seed 002: without a floor change): leave to_floor out");
         f1 = f0;
@@ -258,6 +286,7 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
       if (!(l >= 2.0f * body))
         r.fail(zp + ".polygon", "the flight is " + num_text(l) + " m long (corners 1 -> 2); at least " + num_text(2.0f * body) + " m");
       for (const auto& [fi, key] : {std::pair<int32_t, const char*>{f0, ".floor"}, {f1, ".to_floor"}}) {
+        if (fi < 0 || (lift && zs.door)) continue;  // a door landing is its shaft: solid (a void under it is the seed's "shaft")
         const auto& fl = sc.floors[static_cast<std::size_t>(fi)];
         for (const auto* set : {&fl.obstacles, &fl.holes, &fl.voids})
           for (const auto& b : *set)
@@ -269,15 +298,17 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
       // Each mouth opens onto its floor: the point 0.1 m out of its middle is open floor.
       const V2 ax = e1 * (1.0f / l);
       const V2 m0 = (pg[0] + pg[1]) * 0.5f - ax * 0.1f, m2 = (pg[2] + pg[3]) * 0.5f + ax * 0.1f;
-      if (in_solid(sc, static_cast<uint32_t>(f0), m0))
-        r.fail(zp + ".polygon", "mouth 0 (corners 0 -> 1) does not open onto floor \"" + sc.floors[static_cast<std::size_t>(f0)].id +
-                                    "\": the floor must meet the mouth");
-      if (in_solid(sc, static_cast<uint32_t>(f1), m2))
+      if ((!lift || zs.door) && in_solid(sc, static_cast<uint32_t>(f0), m0))
+        r.fail(zp + ".polygon", std::string(lift ? "the door" : "mouth 0") + " (corners 0 -> 1) does not open onto floor \"" + sc.floors[static_cast<std::size_t>(f0)].id +
+                                    "\": the floor must meet the " + (lift ? "door" : "mouth"));
+      if (lift && !zs.door && in_solid(sc, static_cast<uint32_t>(f0), (pg[0] + pg[2]) * 0.5f))
+        r.fail(zp + ".polygon", "a landing without a door is entered from any edge and stepped off across it: it must lie on open floor");
+      if (!lift && in_solid(sc, static_cast<uint32_t>(f1), m2))
         r.fail(zp + ".polygon", "mouth 2 (corners 2 -> 3) does not open onto floor \"" + sc.floors[static_cast<std::size_t>(f1)].id +
                                     "\": the floor must meet the mouth");
       for (std::size_t q = 0; q < z; ++q) {
         const auto& o = sc.zones[q];
-        const int32_t g0 = floor_index(sc, o.floor), g1 = o.kind == "gate" ? g0 : floor_index(sc, o.to_floor);
+        const int32_t g0 = floor_index(sc, o.floor), g1 = o.kind == "gate" || o.kind == "elevator" ? g0 : floor_index(sc, o.to_floor);
         const bool shared = g0 == f0 || g0 == f1 || g1 == f0 || g1 == f1;
         if (shared && polygons_overlap(o.polygon, pg)) r.fail(zp + ".polygon", "overlaps zone \"" + o.id + "\"'s flight on a floor they share");
       }
@@ -350,7 +381,8 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
     for (std::size_t k = 0; k < ws.waypoints.size(); ++k) check_point(r, ws.waypoints[k], at(wp + ".waypoints", k));
     bool on_flight = false;  // a flight is part of both floors it joins
     for (const auto& zs : sc.zones)
-      on_flight = on_flight || (inside(zs.polygon, ws.position) && (floor_index(sc, zs.floor) == f || floor_index(sc, zs.to_floor) == f));
+      on_flight = on_flight || (zs.kind != "elevator" && inside(zs.polygon, ws.position) &&
+                                (floor_index(sc, zs.floor) == f || floor_index(sc, zs.to_floor) == f));
     if (!on_flight && in_solid(sc, static_cast<uint32_t>(f), ws.position))
       r.fail(wp + ".position", "the walker stands outside the walkable floor or inside a solid");
     for (std::size_t k = 0; k < w; ++k)
@@ -419,12 +451,16 @@ void build_wall_grid(FloorGeom& g) {
 StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
   const Scenario& sc = scenario_;
   keep_right_ = sc.keep != "left";
+  lift_route_ = sc.route == "elevator";
+  lock_ticks_ = static_cast<uint32_t>(sc.teleport_lock_s * static_cast<float>(kTickRateHz) + 0.5f);
   // Stairs (issue 19): each flight, and its rectangle on both floors it joins.
   for (const auto& zs : sc.zones) {
     FlightGeom fg;
     fg.gate = zs.kind == "gate";
+    fg.lift = zs.kind == "elevator";
+    fg.door = fg.lift && zs.door;
     fg.from = static_cast<uint32_t>(floor_index(sc, zs.floor));
-    fg.to = fg.gate ? fg.from : static_cast<uint32_t>(floor_index(sc, zs.to_floor));
+    fg.to = fg.gate || fg.lift ? fg.from : static_cast<uint32_t>(floor_index(sc, zs.to_floor));
     for (int k = 0; k < 4; ++k) fg.c[k] = zs.polygon[static_cast<std::size_t>(k)];
     fg.mid0 = (fg.c[0] + fg.c[1]) * 0.5f;
     fg.mid2 = (fg.c[2] + fg.c[3]) * 0.5f;
@@ -444,6 +480,35 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
     fg.spacing = fg.gate ? kGateSpacing : kEscalatorSpacing;
     flights_.push_back(fg);
   }
+  // Elevators (seed 002, Elevator): one car per pair_id, in the order of their first landing zone;
+  // its landings lowest floor first (S50: storeys counted by the floors' order in height).
+  for (uint32_t f = 0; f < sc.floors.size(); ++f) floor_rank_.push_back(f);
+  std::stable_sort(floor_rank_.begin(), floor_rank_.end(), [&](uint32_t a, uint32_t b) { return sc.floors[a].z < sc.floors[b].z; });
+  {
+    std::vector<uint32_t> rank(sc.floors.size(), 0);
+    for (uint32_t k = 0; k < floor_rank_.size(); ++k) rank[floor_rank_[k]] = k;
+    floor_rank_ = rank;
+  }
+  for (std::size_t z = 0; z < sc.zones.size(); ++z) {
+    if (!flights_[z].lift || flights_[z].car >= 0) continue;
+    const auto car = static_cast<int32_t>(lifts_.size());
+    LiftGeom lg;
+    for (std::size_t q = z; q < sc.zones.size(); ++q)
+      if (flights_[q].lift && sc.zones[q].pair_id == sc.zones[z].pair_id) {
+        flights_[q].car = car;
+        lg.landings.push_back(static_cast<uint32_t>(q));
+      }
+    std::stable_sort(lg.landings.begin(), lg.landings.end(),
+                     [&](uint32_t a, uint32_t b) { return floor_rank_[flights_[a].from] < floor_rank_[flights_[b].from]; });
+    const ZoneSpec& zs = sc.zones[z];
+    const auto by_area = static_cast<uint32_t>(flights_[z].width * flights_[z].length / kRiderArea);
+    lg.capacity = zs.capacity > 0 ? zs.capacity : (by_area > 0 ? by_area : 1u);
+    lg.hold_ticks = static_cast<uint32_t>(zs.hold_s * static_cast<float>(kTickRateHz) + 0.5f);
+    lg.delay_ticks = static_cast<uint32_t>(zs.delay_s * static_cast<float>(kTickRateHz) + 0.5f);
+    lg.hold_ticks = lg.hold_ticks > 0 ? lg.hold_ticks : 1u;
+    lg.delay_ticks = lg.delay_ticks > 0 ? lg.delay_ticks : 1u;
+    lifts_.push_back(std::move(lg));
+  }
   // Floors: walls from the union of the outlines (and the flights on the
   // floor), every solid's edges, extra walls, each flight's side walls and
   // far edge.
@@ -452,7 +517,7 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
     FloorGeom g;
     g.walkable = fl.walkable;
     for (const FlightGeom& fg : flights_)
-      if (fg.from == fi || fg.to == fi) g.walkable.push_back(Polygon{fg.c[0], fg.c[1], fg.c[2], fg.c[3]});
+      if (!fg.lift && (fg.from == fi || fg.to == fi)) g.walkable.push_back(Polygon{fg.c[0], fg.c[1], fg.c[2], fg.c[3]});
     g.minx = g.maxx = fl.walkable[0][0].x;
     g.miny = g.maxy = fl.walkable[0][0].y;
     for (const auto& poly : g.walkable)
@@ -463,7 +528,7 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
     outline_walls(g.walkable, g.walls);
     for (std::size_t z = 0; z < flights_.size(); ++z) {
       const FlightGeom& fg = flights_[z];
-      if (fg.from != fi && fg.to != fi) continue;
+      if (fg.lift || (fg.from != fi && fg.to != fi)) continue;
       // The side walls (edges 1 and 3) on both floors; the far edge on each:
       // edge 2 on the floor of mouth 0, edge 0 on the floor of mouth 2. A
       // gate's two mouths are both open on its one floor.
@@ -491,6 +556,12 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
     add_blockers(fl.obstacles, WallKind::Obstacle);
     add_blockers(fl.holes, WallKind::Hole);
     add_blockers(fl.voids, WallKind::Void);
+    // A landing with a door is its car's shaft: solid, walled on every edge, never ignored by recovery
+    // (seed 002, Recovery: "An elevator shaft ... is never ignored"); it is entered through the door only.
+    std::vector<Polygon> shafts;
+    for (const FlightGeom& fg : flights_)
+      if (fg.lift && fg.door && fg.from == fi) shafts.push_back(Polygon{fg.c[0], fg.c[1], fg.c[2], fg.c[3]});
+    add_blockers(shafts, WallKind::Void);
     for (const auto& w : fl.walls) g.walls.push_back(Wall{{w.x0, w.y0}, {w.x1, w.y1}, WallKind::Extra, -1});
     build_wall_grid(g);
     // The routing grid (seed 002, Route): the floor outlines, every solid blocker, the walls (open
@@ -544,6 +615,9 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
   belt_riders_.assign(flights_.size(), 0);
   line_of_.assign(flights_.size(), {});
   line_t_.assign(flights_.size(), {});
+  lift_wait_.assign(flights_.size(), 0);
+  lift_coming_.assign(flights_.size(), 0);
+  lift_unload_.assign(lifts_.size(), 0);
   // Portals.
   for (const auto& po : sc.portals) {
     PortalGeom g;
@@ -586,6 +660,7 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
   state_.portals.assign(sc.portals.size(), PortalState{});
   state_.areas.assign(sc.areas.size(), AreaState{});
   state_.crowd.resize(grids_.size());
+  state_.cars.assign(lifts_.size(), CarState{});  // each car stands at its lowest landing
   for (std::size_t f = 0; f < grids_.size(); ++f) {
     const auto cells = static_cast<std::size_t>(grids_[f]->cell_count());
     CrowdField& cf = state_.crowd[f];
@@ -723,9 +798,9 @@ void StationModel::check_layout() const {
     const std::string name = "portal \"" + sc.portals[dest].id + "\"";
     if (g.floor != f) {
       // Another floor: a chain of stairs and escalators, each the way its dir allows, must lead there.
-      if (floor_hops(f, g.floor) < 0)
+      if (!floors_joined(f, g.floor))
         fail(place, name + " is on floor " + floor_name(g.floor) + " and " + who + " on floor " + floor_name(f) +
-                        ": no stair or escalator (nor a chain of them, each the way its dir allows) leads there");
+                        ": no stair or escalator (nor a chain of them, each the way its dir allows), nor an elevator, leads there");
       return;
     }
     const int32_t a = label(f, r, from);
@@ -757,7 +832,7 @@ void StationModel::check_layout() const {
       // A rotation runs over the accepting portals its floor leads to: there must be one.
       bool any = false;
       for (std::size_t q = 0; q < portals_.size(); ++q)
-        any = any || (q != p && portals_[q].accepts() && floor_hops(portals_[p].floor, portals_[q].floor) >= 0);
+        any = any || (q != p && portals_[q].accepts() && floors_joined(portals_[p].floor, portals_[q].floor));
       if (!any)
         fail(at("$.portals", p), "spawns walkers but no portal that accepts arrivals is on its floor or up or down a stair or escalator from it");
     }
@@ -769,10 +844,10 @@ void StationModel::check_layout() const {
   for (std::size_t i = 0; i < sc.walkers.size(); ++i) {
     const auto f = static_cast<uint32_t>(floor_index(sc, sc.walkers[i].floor));
     const auto d = static_cast<uint32_t>(portal_index(sc, sc.walkers[i].destination));
-    if (portals_[d].floor != f && floor_hops(f, portals_[d].floor) < 0)
+    if (portals_[d].floor != f && !floors_joined(f, portals_[d].floor))
       fail(at("$.walkers", i) + ".destination", "portal \"" + sc.portals[d].id + "\" is on floor " + floor_name(portals_[d].floor) +
                                                     " and walker " + std::to_string(i) + " on floor " + floor_name(f) +
-                                                    ": no stair or escalator (nor a chain of them, each the way its dir allows) leads there");
+                                                    ": no stair or escalator (nor a chain of them, each the way its dir allows), nor an elevator, leads there");
   }
 }
 
@@ -799,6 +874,20 @@ void StationModel::set_state(const State& s) {
   if (s.portals.size() != portals_.size()) bad("portals", "expected " + std::to_string(portals_.size()) + " portals");
   if (s.areas.size() != areas_.size()) bad("areas", "expected " + std::to_string(areas_.size()) + " areas");
   if (s.crowd.size() != grids_.size()) bad("crowd", "expected " + std::to_string(grids_.size()) + " crowd fields (one per floor)");
+  if (s.cars.size() != lifts_.size()) bad("cars", "expected " + std::to_string(lifts_.size()) + " cars (one per elevator pair_id)");
+  for (std::size_t c = 0; c < s.cars.size(); ++c) {
+    const CarState& car = s.cars[c];
+    const LiftGeom& lg = lifts_[c];
+    const std::string cp = "cars[" + std::to_string(c) + "]";
+    if (car.at >= lg.landings.size()) bad(cp + ".at", "expected a landing 0 .. " + std::to_string(lg.landings.size() - 1));
+    const uint32_t most_storeys = static_cast<uint32_t>(floors_.size());
+    if (car.run_ticks > lg.delay_ticks * most_storeys)
+      bad(cp + ".run_ticks", "expected at most delay_s x the storeys of the longest ride (" + std::to_string(lg.delay_ticks * most_storeys) + " ticks)");
+    if (car.riders > lg.capacity) bad(cp + ".riders", "more than its capacity " + std::to_string(lg.capacity));
+    if (car.going < -1 || car.going > 1) bad(cp + ".going", "expected -1 (down), 0 or 1 (up), got " + std::to_string(car.going));
+  }
+  std::vector<uint32_t> aboard(lifts_.size(), 0);
+  const bool any_belt = std::any_of(flights_.begin(), flights_.end(), [](const FlightGeom& fg) { return fg.belt; });
   if (n < n_placed)
     bad("walkers", "expected the scenario's " + std::to_string(n_placed) + " placed walkers and those spawned since, got " +
                        std::to_string(n) + " walkers");
@@ -838,7 +927,7 @@ void StationModel::set_state(const State& s) {
     const Route& rt = s.routes[i];
     const std::string p = "walkers[" + std::to_string(i) + "]";
     const std::string rp = "routes[" + std::to_string(i) + "]";
-    if (static_cast<uint8_t>(w.phase) > 2) bad(p + ".phase", "unknown phase " + std::to_string(static_cast<int>(w.phase)));
+    if (static_cast<uint8_t>(w.phase) > 3) bad(p + ".phase", "unknown phase " + std::to_string(static_cast<int>(w.phase)));
     if (static_cast<uint8_t>(w.trip) > 1) bad(p + ".trip", "unknown trip " + std::to_string(static_cast<int>(w.trip)));
     if (w.floor >= floors_.size()) bad(p + ".floor", "no floor " + std::to_string(w.floor));
     if (w.destination >= portals_.size()) bad(p + ".destination", "no portal " + std::to_string(w.destination));
@@ -854,8 +943,8 @@ void StationModel::set_state(const State& s) {
                         : portals_[dest].street ? Trip::Alight : Trip::Board;
       if (w.origin != -1) bad(p + ".origin", "expected -1" + by);
       const auto start = static_cast<uint32_t>(floor_index(sc, ws.floor));
-      if (w.floor >= floors_.size() || floor_hops(start, w.floor) < 0)
-        bad(p + ".floor", "not its floor, nor one its floor's stairs and escalators lead to" + by);
+      if (w.floor >= floors_.size() || !floors_joined(start, w.floor))
+        bad(p + ".floor", "not its floor, nor one its floor's stairs, escalators and elevators lead to" + by);
       if (w.destination != dest) bad(p + ".destination", "not its destination" + by);
       if (w.trip != trip) bad(p + ".trip", "not its trip" + by);
       if (w.desired_speed != (ws.desired_speed > 0.0f ? ws.desired_speed : sc.population.desired_speed))
@@ -869,8 +958,8 @@ void StationModel::set_state(const State& s) {
         bad(p + ".origin", "expected the portal that spawned it, got " + std::to_string(w.origin));
       const auto o = static_cast<std::size_t>(w.origin);
       const PortalGeom& g = portals_[o];
-      if (w.floor >= floors_.size() || floor_hops(g.floor, w.floor) < 0)
-        bad(p + ".floor", "not the floor of its portal " + std::to_string(o) + ", nor one that floor's stairs and escalators lead to");
+      if (w.floor >= floors_.size() || !floors_joined(g.floor, w.floor))
+        bad(p + ".floor", "not the floor of its portal " + std::to_string(o) + ", nor one that floor's stairs, escalators and elevators lead to");
       if (w.trip != (g.street ? Trip::Board : Trip::Alight)) bad(p + ".trip", "not the trip its portal " + std::to_string(o) + " gives");
       bool can = false;  // a destination its portal can draw (spawn.cpp, draw_destination)
       if (!g.target_portals.empty()) {
@@ -904,7 +993,18 @@ void StationModel::set_state(const State& s) {
                                              (x ? num_text(fl.minx) + " .. " + num_text(fl.maxx) : num_text(fl.miny) + " .. " + num_text(fl.maxy)) +
                                              " m, and 1 m beyond)");
     }
-    if (w.phase == Phase::Walking) {
+    if (w.lift < -1 || w.lift >= static_cast<int32_t>(lifts_.size()))
+      bad(p + ".lift", "no elevator " + std::to_string(w.lift) + " (-1: none; a car's index, 0 .. " + std::to_string(lifts_.size()) + " - 1)");
+    else if (w.lift >= 0 && landing_on(static_cast<uint32_t>(w.lift), w.floor) < 0)
+      bad(p + ".lift", "elevator " + std::to_string(w.lift) + " has no landing on the walker's floor " + std::to_string(w.floor));
+    if (w.lock_ticks > lock_ticks_) bad(p + ".lock_ticks", "expected 0 .. teleport_lock_s (" + std::to_string(lock_ticks_) + " ticks)");
+    if (w.phase == Phase::Riding) {
+      if (w.lift < 0) bad(p + ".lift", "a rider is in a car: expected its index");
+      if (!(w.vel == V2{})) bad(p + ".vel", "expected 0: a rider stands in its car");
+      if (w.done_tick != 0) bad(p + ".done_tick", "expected 0 for a rider");
+      if (w.flight != -1) bad(p + ".flight", "expected -1 for a rider");
+      ++aboard[static_cast<std::size_t>(w.lift)];
+    } else if (w.phase == Phase::Walking) {
       if (!within(w.vel.x, -kMaxImpulse, kMaxImpulse)) bad(p + ".vel.x", "expected at most 50 m/s, got " + num_text(w.vel.x));
       if (!within(w.vel.y, -kMaxImpulse, kMaxImpulse)) bad(p + ".vel.y", "expected at most 50 m/s, got " + num_text(w.vel.y));
       if (w.done_tick != 0) bad(p + ".done_tick", "expected 0 for a walking walker");
@@ -938,7 +1038,7 @@ void StationModel::set_state(const State& s) {
       if (z == -1) return none_ok;
       if (z < 0 || z >= static_cast<int32_t>(flights_.size())) return false;
       const FlightGeom& fg = flights_[static_cast<std::size_t>(z)];
-      return fg.from == w.floor || fg.to == w.floor;
+      return !fg.lift && (fg.from == w.floor || fg.to == w.floor);  // a landing is no walked zone
     };
     const std::string nz = " (-1: none; a stair's, an escalator's or a gate's zone index on the walker's floor)";
     if (!flight_here(w.flight, true)) bad(p + ".flight", "no zone " + std::to_string(w.flight) + " on floor " + std::to_string(w.floor) + nz);
@@ -961,8 +1061,10 @@ void StationModel::set_state(const State& s) {
     } else if (w.sense != 0) {
       bad(p + ".sense", "expected 0 for a walker not on a belt, got " + std::to_string(w.sense));
     }
-    if (w.line >= 0 && w.phase == Phase::Walking && !waiting_for_belt(w))
-      bad(p + ".line", "a place in a line, but the walker is not in line for a belt (bound through one, within 10 m behind its mouth): expected -1");
+    // The line is the place form_lines gave as the tick started: by its end the walker may have boarded,
+    // chosen another gate or walked off, so only a plan with a belt can have one (S47).
+    if (w.line >= 0 && !any_belt)
+      bad(p + ".line", "a place in a line, but the plan has no escalator or gate: expected -1");
     else if (w.line < -1 || w.line >= static_cast<int32_t>(s.walkers.size()))
       bad(p + ".line", "expected -1 (not in a line) or a place in a line, 0 .. " + std::to_string(s.walkers.size() - 1) + ", got " +
                            std::to_string(w.line));
@@ -973,7 +1075,10 @@ void StationModel::set_state(const State& s) {
       bad(rp + ".next", "corner " + std::to_string(rt.next) + " of " + std::to_string(rt.waypoints.size()));
     if (rt.next_anchor > rt.anchors.size())
       bad(rp + ".next_anchor", "anchor " + std::to_string(rt.next_anchor) + " of " + std::to_string(rt.anchors.size()));
-    if (!on_floor(rt.leg_start)) bad(rp + ".leg_start", "off floor " + std::to_string(w.floor) + " (its box and 1 m)");
+    // (A rider's route is the one it boarded with, planned on the floor it left: it plans anew on stepping out.)
+    if (w.phase == Phase::Riding ? !in_world(rt.leg_start) : !on_floor(rt.leg_start))
+      bad(rp + ".leg_start", w.phase == Phase::Riding ? std::string("expected a point within the plan's 10 km")
+                                                      : "off floor " + std::to_string(w.floor) + " (its box and 1 m)");
     for (std::size_t k = 0; k < rt.waypoints.size(); ++k)
       if (!in_world(rt.waypoints[k])) bad(rp + ".waypoints[" + std::to_string(k) + "]", "expected a point within the plan's 10 km");
   }
@@ -991,6 +1096,9 @@ void StationModel::set_state(const State& s) {
     if (ps.rotation > ps.emitted) bad(pp + ".rotation", "more turns than spawns (" + std::to_string(ps.emitted) + ")");
     if (ps.failed > s.tick) bad(pp + ".failed", "more failed spawns than ticks (at most one a tick)");
   }
+  for (std::size_t c = 0; c < s.cars.size(); ++c)
+    if (s.cars[c].riders != aboard[c])
+      bad("cars[" + std::to_string(c) + "].riders", "expected the " + std::to_string(aboard[c]) + " walkers riding it");
   if (s.stats.done != done) bad("stats.done", "expected the " + std::to_string(done) + " done walkers");
   if (s.stats.removed != removed) bad("stats.removed", "expected the " + std::to_string(removed) + " removed walkers");
   if (s.stats.unsticks != unsticks) bad("stats.unsticks", "expected the sum of the walkers' unsticks (" + std::to_string(unsticks) + ")");

@@ -62,7 +62,7 @@ void StationModel::build_aprons() {
     bool any = false;
     for (uint32_t z = 0; z < nz; ++z) {
       const FlightGeom& fg = flights_[z];
-      if (fg.from != f && fg.to != f) continue;
+      if (fg.lift || (fg.from != f && fg.to != f)) continue;  // no apron in front of a lift (seed 002: stair, escalator and gate ends)
       const float half = 0.5f * fg.width + kApronSide;
       own[z].assign(cells, DirCost{});
       // The mouth on this floor (a gate: both of its mouths).
@@ -209,7 +209,7 @@ void StationModel::build_floor_hops() {
       std::vector<std::size_t> next;
       for (const std::size_t f : frontier)
         for (const FlightGeom& fg : flights_) {
-          if (fg.gate) continue;  // on one floor
+          if (fg.gate || fg.lift) continue;  // on one floor; a car is no stair
           std::size_t g = n;
           if (fg.from == f && fg.up_allowed) g = fg.to;
           if (fg.to == f && fg.down_allowed) g = fg.from;
@@ -230,7 +230,7 @@ int32_t StationModel::floor_hops(uint32_t from, uint32_t to) const {
 bool StationModel::flight_leads(uint32_t z, uint32_t floor, uint32_t goal_floor) const {
   // From `floor` the stair may be walked, and it starts a fewest-stairs chain to goal_floor.
   const FlightGeom& fg = flights_[z];
-  if (fg.gate || (fg.from != floor && fg.to != floor)) return false;
+  if (fg.gate || fg.lift || (fg.from != floor && fg.to != floor)) return false;
   if (!(fg.from == floor ? fg.up_allowed : fg.down_allowed)) return false;
   const int32_t here = floor_hops(floor, goal_floor), there = floor_hops(fg.other(floor), goal_floor);
   return here > 0 && there == here - 1;
@@ -274,7 +274,7 @@ int32_t StationModel::choose_flight(uint32_t w) const {
   // the choice is final (seed 002).
   const Walker& wk = state_.walkers[w];
   const uint32_t goal_floor = portals_[wk.destination].floor;
-  if (goal_floor == wk.floor) return -1;
+  if (goal_floor == wk.floor || wk.lift >= 0) return -1;  // taking a car (lifts.cpp)
   const int32_t held = wk.via >= 0 && flight_leads(static_cast<uint32_t>(wk.via), wk.floor, goal_floor) ? wk.via : -1;
   auto mouth_dist = [&](uint32_t z) {
     const FlightGeom& fg = flights_[z];
@@ -357,7 +357,8 @@ V2 StationModel::short_of_landing(uint32_t w, V2 p) const {
 
 V2 StationModel::goal_point(uint32_t w) const {
   const Walker& wk = state_.walkers[w];
-  return heading(wk) >= 0 ? landing_goal(w) : portal_goal(wk.destination, wk.pos);
+  if (heading(wk) >= 0) return landing_goal(w);
+  return wk.lift >= 0 ? lift_goal(w) : portal_goal(wk.destination, wk.pos);
 }
 
 void StationModel::connectors_phase() {
@@ -368,6 +369,7 @@ void StationModel::connectors_phase() {
   // walker in index order (a belt's riders front first); each stair walker
   // reads and writes only its own walker and route.
   if (flights_.empty()) return;
+  lifts_phase();
   carry_belts();
   for (uint32_t i = 0; i < state_.walkers.size(); ++i) {
     Walker& wk = state_.walkers[i];
@@ -391,7 +393,7 @@ void StationModel::connectors_phase() {
     }
     for (uint32_t z = 0; z < flights_.size(); ++z) {
       const FlightGeom& fg = flights_[z];
-      if (!fg.belt && (fg.from == wk.floor || fg.to == wk.floor) && fg.contains(wk.pos)) {
+      if (!fg.belt && !fg.lift && (fg.from == wk.floor || fg.to == wk.floor) && fg.contains(wk.pos)) {
         wk.flight = static_cast<int32_t>(z);
         stop_once(i, z);
         break;

@@ -16,6 +16,7 @@ void StationModel::step(const Input& input) {
     count_stair_traffic();  // the stairs' lane-band counts, from the state as the tick starts (stairs.cpp, S38)
     count_belts();          // who is bound for each connector, and each belt's last boarder (S40)
     form_lines();           // the lines at the belts' mouths (S47)
+    count_lifts();          // the teleport locks; who waits at or walks up to each elevator landing (S52)
   }
   {
     const auto phase = phases_.scope(kSpawn);
@@ -100,6 +101,14 @@ void StationModel::apply_inputs(const Input& input) {
   check_input(input);  // validate all before applying any (the adapter has checked already; direct callers too)
   for (const auto& ev : input.events) {
     Walker& w = ws[ev.walker];
+    if (w.phase == Phase::Riding && ev.kind == EventKind::Remove) {
+      // A rider removed: out of its car (an impulse on a rider does nothing).
+      --state_.cars[static_cast<std::size_t>(w.lift)].riders;
+      w.phase = Phase::Removed;
+      w.done_tick = static_cast<uint32_t>(state_.tick);
+      ++state_.stats.removed;
+      continue;
+    }
     if (w.phase != Phase::Walking) continue;  // done and removed bodies are out of the run
     if (ev.kind == EventKind::Impulse) {
       w.vel = w.vel + ev.value;
@@ -198,7 +207,7 @@ void StationModel::plan_phase() {
   std::vector<float> hw(n, kHeadwayCap);
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
     for (uint32_t i = begin; i < end; ++i)
-      if (state_.walkers[i].phase == Phase::Walking) hw[i] = std::min(headway_of(i), belt_hold_gap(i));
+      if (state_.walkers[i].phase == Phase::Walking) hw[i] = std::min({headway_of(i), belt_hold_gap(i), lift_gap(i)});
   });
   for (uint32_t i = 0; i < n; ++i) state_.walkers[i].headway = hw[i];
   // Recovery's sideways velocity, applied after everyone has looked.
@@ -313,6 +322,14 @@ lockstep::Drawing StationModel::scene_drawing() const {
     for (std::size_t z = 0; z < flights_.size(); ++z) {
       const FlightGeom& fg = flights_[z];
       if (fg.from != f && fg.to != f) continue;
+      if (fg.lift) {
+        // An elevator landing: its shaft (a door landing is solid) or its platform, the door, its id.
+        const Polygon box{fg.c[0], fg.c[1], fg.c[2], fg.c[3]};
+        d.shapes.push_back({K::Polygon, fg.door ? "void" : "floor", ring(box), 0, {}, -1, fi});
+        if (fg.door) d.shapes.push_back({K::Line, "portal", {point_of(fg.c[0]), point_of(fg.c[1])}, 0, {}, -1, fi});
+        d.shapes.push_back({K::Label, "floor", {point_of((fg.mid0 + fg.mid2) * 0.5f)}, 0, scenario_.zones[z].id, -1, fi});
+        continue;
+      }
       d.shapes.push_back({K::Polygon, "floor", ring(Polygon{fg.c[0], fg.c[1], fg.c[2], fg.c[3]}), 0, {}, -1, fi});
       for (const Wall& w : floors_[f].walls)
         if ((w.kind == WallKind::Flight || w.kind == WallKind::Landing) && w.blocker == static_cast<int32_t>(z))

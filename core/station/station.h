@@ -6,8 +6,9 @@
 // and its scenario docs/station.md, the gaps the seed leaves docs/spec-notes.md
 // ("station", S1...).
 //
-// Not yet here (later parts of issue 7): stairs, escalators, elevators, gates,
-// trains, crossings, vehicles, attractors, visitors and groups. Paths come
+// Floors joined by stairs, escalators, fare gates and elevators (issue 19:
+// stairs.cpp, lifts.cpp). Not yet here (later parts of issue 7): trains,
+// crossings, vehicles, attractors, visitors and groups. Paths come
 // from the 0.7 m routing grid (core/station/grid.h) with the wall comfort cost
 // and the crowd's soft cost (route.cpp, plan_path).
 #pragma once
@@ -113,6 +114,25 @@ inline constexpr float kMouthLineReach = 10.0f;     ///< seed 002, Queues: "Anyo
 inline constexpr float kWaitPerPersonS = 1.3f;      ///< seed 002: "at 1.3 s each per one-file lane"
 inline constexpr float kStairLaneWidth = 0.7f;      ///< "a stair is one lane per 0.7 m of width"
 inline constexpr float kSameWalkS = 2.0f;           ///< S43: walks "about the same" within this, the escalator preferred
+// seed 002, Elevator (spec notes S50-S55).
+inline constexpr float kDefaultHoldS = 3.0f;        ///< S50: s the car stands after the last boarder (a door dwell)
+inline constexpr float kDefaultLiftDelayS = 5.0f;   ///< S50: s per storey of a ride
+inline constexpr float kRiderArea = 0.25f;          ///< S50: m² of car per rider when the zone gives no capacity
+inline constexpr float kMaxHoldS = 60.0f;           ///< hold_s, delay_s at most
+inline constexpr float kMaxLiftDelayS = 120.0f;
+inline constexpr uint32_t kMaxCapacity = 100;
+inline constexpr uint32_t kHoldCapTimes = 3;      ///< "someone still walking up holds it, but never past 3 x hold_s"
+inline constexpr float kDefaultTeleportLockS = 0.75f;  ///< seed 002: "teleport_lock_s (default 0.75 s)"
+inline constexpr float kMaxTeleportLockS = 10.0f;
+inline constexpr float kLiftWaitBack = 1.4f;        ///< "stand about 1.4 m back from the door (or the landing)"
+inline constexpr float kLiftWaitSide = 1.0f;        ///< S52: m beside the door the waiters' first row reaches
+inline constexpr float kLiftSpotSpacing = 0.75f;    ///< S52: m between waiters' spots (the gate spacing: standing bodies clear of each other's push)
+inline constexpr float kLiftWaitReach = 3.0f;       ///< S52: m from the door (landing) within which one is waiting there
+inline constexpr float kLiftWalkUp = 10.0f;         ///< S52: m within which one bound for it is "walking up"
+inline constexpr float kRowPitch = 0.55f;           ///< "as many abreast as the doorway fits (0.55 m each, at most 3)"
+inline constexpr uint32_t kMaxRow = 3;
+inline constexpr float kRowWaitS = 2.0f;            ///< "each row once the one before has walked clear (or after 2 s)"
+inline constexpr float kRowClear = 0.9f;            ///< S53: m in front of the door a row must have walked past
 inline constexpr float kLaneCloseM = 6.0f;        ///< m: a leg into the goal closes the shift over its last 6 m
 // seed 002, Recovery.
 inline constexpr float kDefaultUnstickS = 3.0f;
@@ -290,12 +310,13 @@ struct AreaSpec {
   }
 };
 
-/// seed 002, "A different floor inserts a connector": a zone. Stairs and
-/// escalators are built so far (kind "stair", "escalator"; gates and
-/// elevators are refused by name until they are). A flight or a belt is a
-/// rectangle: its edge 0 (corners 0 -> 1) is the mouth on `floor`, edge 2
-/// (corners 2 -> 3) the mouth on `to_floor`, edges 1 and 3 its side walls
-/// (docs/station-connectors.md).
+/// seed 002, "A different floor inserts a connector": a zone, of kind "stair",
+/// "escalator", "gate" or "elevator". A flight or a belt is a rectangle: its
+/// edge 0 (corners 0 -> 1) is the mouth on `floor`, edge 2 (corners 2 -> 3)
+/// the mouth on `to_floor` (a gate: both on `floor`), edges 1 and 3 its side
+/// walls (docs/station-connectors.md). An elevator landing is a rectangle on
+/// `floor` whose edge 0 is its door (S51); the landings sharing a pair_id are
+/// one car's.
 struct ZoneSpec {
   std::string id;
   std::string kind = "stair";
@@ -308,6 +329,10 @@ struct ZoneSpec {
   bool single_file = false;
   float belt_speed = kDefaultBeltSpeed;      ///< m/s the belt carries its riders (escalators; S39)
   float stop_delay_s = 0;                    ///< s a walker is held the first time it enters (seed 002, Queues; S49)
+  bool door = true;                          ///< an elevator landing: its edge 0 (corners 0 -> 1) is a door (S51)
+  float hold_s = kDefaultHoldS;              ///< an elevator: s the car stands after the last boarder (S50)
+  float delay_s = kDefaultLiftDelayS;        ///< an elevator: s per storey of a ride
+  uint32_t capacity = 0;                     ///< an elevator: riders at most; 0: the landing's area at 0.25 m² each (S50)
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"id"}, s.id);
@@ -321,6 +346,10 @@ struct ZoneSpec {
     v(FieldInfo{"single_file"}, s.single_file);
     v(FieldInfo{"belt_speed"}, s.belt_speed);
     v(FieldInfo{"stop_delay_s"}, s.stop_delay_s);
+    v(FieldInfo{"door"}, s.door);
+    v(FieldInfo{"hold_s"}, s.hold_s);
+    v(FieldInfo{"delay_s"}, s.delay_s);
+    v(FieldInfo{"capacity"}, s.capacity);
   }
 };
 
@@ -347,6 +376,8 @@ struct Scenario {
   float dt = kDt;                ///< s; only 0.05 (S1)
   std::string keep = "right";    ///< sight yaw convention: "right" or "left"
   float unstick_s = kDefaultUnstickS;
+  std::string route = "stair";   ///< seed 002: "A scenario-wide elevator route" ("elevator") forces the lift for everyone
+  float teleport_lock_s = kDefaultTeleportLockS;  ///< s after stepping out of a car before one may board again
   PopulationSpec population;
   std::vector<FloorSpec> floors;
   std::vector<PortalSpec> portals;
@@ -364,6 +395,8 @@ struct Scenario {
     v(FieldInfo{"dt"}, s.dt);
     v(FieldInfo{"keep"}, s.keep);
     v(FieldInfo{"unstick_s"}, s.unstick_s);
+    v(FieldInfo{"route"}, s.route);
+    v(FieldInfo{"teleport_lock_s"}, s.teleport_lock_s);
     v(FieldInfo{"population"}, s.population);
     v(FieldInfo{"floors"}, s.floors);
     v(FieldInfo{"portals"}, s.portals);
@@ -377,7 +410,8 @@ struct Scenario {
 // ---------------------------------------------------------------- state
 
 enum class Trip : uint8_t { Board = 0, Alight = 1 };
-enum class Phase : uint8_t { Walking = 0, Done = 1, Removed = 2 };
+/// Riding: inside an elevator's car, out of the crowd (seed 002: "stands still inside the car").
+enum class Phase : uint8_t { Walking = 0, Done = 1, Removed = 2, Riding = 3 };
 enum class PortalMode : uint8_t { Spawn = 0, Despawn = 1, Both = 2 };
 
 /// One walker. Laid out with no padding (4-byte fields, then bytes), so a
@@ -415,6 +449,8 @@ struct Walker {
   int32_t off_flight = -1;   ///< the stair just stepped off while its first leg (to step_off) is ahead, -1 none
   int32_t sense = 0;         ///< on a belt (flight): the way it rides, +1 mouth 0 -> 2, -1 the reverse; 0 off a belt
   int32_t line = -1;         ///< its place in the line at the belt it heads for (0 the head), -1 not in a line (S47)
+  int32_t lift = -1;         ///< the elevator (car index) it heads for on this floor, or rides; -1 none (S54)
+  uint32_t lock_ticks = 0;   ///< ticks left of teleport_lock_s after stepping out of a car
   Trip trip = Trip::Board;
   Phase phase = Phase::Walking;
   bool prefers_lift_impaired = false;  ///< seed 002: p_impaired roll
@@ -453,6 +489,8 @@ struct Walker {
     v(FieldInfo{"off_flight"}, s.off_flight);
     v(FieldInfo{"sense"}, s.sense);
     v(FieldInfo{"line"}, s.line);
+    v(FieldInfo{"lift"}, s.lift);
+    v(FieldInfo{"lock_ticks"}, s.lock_ticks);
     v(FieldInfo{"trip"}, s.trip);
     v(FieldInfo{"phase"}, s.phase);
     v(FieldInfo{"prefers_lift_impaired"}, s.prefers_lift_impaired);
@@ -554,6 +592,26 @@ struct CrowdField {
   }
 };
 
+/// One elevator's car (seed 002, Elevator). It stands at a landing (doors
+/// open: riders for the floor step out, then walkers board) or runs to one.
+struct CarState {
+  uint32_t at = 0;          ///< the landing (index in the car's landings, lowest floor first) it stands at or runs to
+  uint32_t run_ticks = 0;   ///< ticks left of the ride to `at`; 0: standing there
+  uint32_t since_ticks = 0; ///< standing: ticks since it arrived, the last boarder, or the last rider stepped out
+  uint32_t row_ticks = 0;   ///< standing: ticks since the last row stepped out (the next row's 2 s)
+  uint32_t riders = 0;      ///< walkers inside
+  int32_t going = 0;        ///< the way of its last ride: +1 up, -1 down, 0 none yet (S53)
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v(FieldInfo{"at"}, s.at);
+    v(FieldInfo{"run_ticks"}, s.run_ticks);
+    v(FieldInfo{"since_ticks"}, s.since_ticks);
+    v(FieldInfo{"row_ticks"}, s.row_ticks);
+    v(FieldInfo{"riders"}, s.riders);
+    v(FieldInfo{"going"}, s.going);
+  }
+};
+
 /// The whole state. Subsystems (one hash each) are its top-level fields.
 struct State {
   uint64_t tick = 0;
@@ -564,6 +622,7 @@ struct State {
   std::vector<Route> routes;   ///< one per walker, same index
   std::vector<AreaState> areas;
   std::vector<CrowdField> crowd;  ///< one per floor
+  std::vector<CarState> cars;     ///< one per elevator (pair_id), in the order of their first landing zone
   Stats stats;
   template <class S, class V>
   static void fields(S& s, V&& v) {
@@ -575,6 +634,7 @@ struct State {
     v(FieldInfo{"routes"}, s.routes);
     v(FieldInfo{"areas"}, s.areas);
     v(FieldInfo{"crowd"}, s.crowd);
+    v(FieldInfo{"cars"}, s.cars);
     v(FieldInfo{"stats"}, s.stats);
   }
 };
@@ -671,6 +731,11 @@ struct FlightGeom {
   float belt_speed = 0;        ///< m/s
   float spacing = 0;           ///< m: the belt's one body spacing (S40: 0.6 at an escalator, 0.75 at a gate)
   int32_t bank = -1;           ///< a gate's bank (gates side by side, S44), -1 for the other kinds
+  /// An elevator landing (kind elevator): on floor `from` (== to), its car; its door is edge 0 (mid0,
+  /// `across`, `width`), `axis` points into the car. Not a walked zone: every flight loop skips it.
+  bool lift = false;
+  bool door = false;
+  int32_t car = -1;
   float bank_place = 0;        ///< a gate's place across its bank, -1 .. 1 from one end gate to the other (S46)
   /// A belt's ways: sense +1 runs mouth 0 -> mouth 2, -1 the reverse. An escalator runs its one way.
   int sense_of_escalator() const { return up_allowed ? 1 : -1; }
@@ -696,6 +761,13 @@ struct FlightGeom {
   }
   /// The floor whose mouth is at the far end for a walker on `floor`.
   uint32_t other(uint32_t floor) const { return floor == from ? to : from; }
+};
+
+/// An elevator: its car's landings (zone indices, lowest floor first; seed 002, "one per floor the car stops on").
+struct LiftGeom {
+  std::vector<uint32_t> landings;
+  uint32_t capacity = 1;
+  uint32_t hold_ticks = 0, delay_ticks = 0;  ///< hold_s, delay_s per storey, in ticks
 };
 
 struct PortalGeom {
@@ -740,7 +812,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 13;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line); 13: a zone's stop_delay_s (the walker's hold_s, the route's stopped)
+  static constexpr uint32_t kVersion = 14;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line); 13: a zone's stop_delay_s (the walker's hold_s, the route's stopped); 14: elevators (the cars, the walker's lift and lock_ticks, the riding phase)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
   /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
   static constexpr std::array<std::string_view, 9> kPhases{"inputs", "spawn",      "neighbours", "plan",   "forces",
@@ -871,6 +943,24 @@ class StationModel {
   void step_off_belt(uint32_t w, uint32_t z, float across);
   void set_first_leg(uint32_t w, uint32_t z, V2 foot);
   void stop_once(uint32_t w, uint32_t z);  ///< S49: the zone's stop_delay_s, the first time the walker enters it
+  // elevators (lifts.cpp; seed 002, Elevator; S50-S55)
+  bool prefers_lift(const Walker& w) const;
+  /// The car walker w takes from its floor to its goal's, -1 none (the nearest landing of those serving both).
+  int32_t choose_lift(uint32_t w) const;
+  /// The landing of car c on floor f, -1 none.
+  int32_t landing_on(uint32_t c, uint32_t f) const;
+  /// Whether the car stands at floor f's landing with its doors open to boarders (riders for f all out).
+  bool car_boarding(uint32_t c, uint32_t f) const;
+  bool waiting_for_lift(const Walker& w) const;  ///< bound for its car, in front of the door within 3 m
+  V2 lift_goal(uint32_t w) const;                 ///< the point routed to: just in front of the door, or the landing
+  V2 lift_aim(uint32_t w, V2 drive) const;        ///< the drive point: the door when it may board, else its spot 1.4 m back
+  float lift_gap(uint32_t w) const;               ///< the headway cap of one waiting: its room to the spot
+  void count_lifts();  ///< as the tick starts: the locks run down; who waits at or walks up to each landing
+  void lifts_phase();
+  V2 car_spot(uint32_t z, uint32_t k) const;
+  void step_out(uint32_t w, uint32_t z, V2 at, V2 out);
+  /// Floors joined for a walker: a chain of stairs and escalators, or one car with a landing on each.
+  bool floors_joined(uint32_t from, uint32_t to) const;
   void measure_phase();
 
   // scenario.cpp: the geometry checks that need the built floors (S26)
@@ -936,6 +1026,14 @@ class StationModel {
   std::vector<FlightGeom> flights_;  ///< one per zone (stairs), scenario order
   std::vector<float> floors_z_;      ///< each floor's height (the scenario's z)
   std::vector<int32_t> hops_;        ///< fewest stairs from floor a to floor b at [a * floors + b], -1 none
+  std::vector<LiftGeom> lifts_;      ///< one per car (state_.cars)
+  std::vector<uint32_t> floor_rank_; ///< each floor's place by height (storeys between floors: S50)
+  bool lift_route_ = false;          ///< the scenario's route is "elevator"
+  uint32_t lock_ticks_ = 0;          ///< teleport_lock_s in ticks
+  /// As the tick starts (count_lifts): per zone, those waiting at a landing and those walking up to it
+  /// (within 10 m, not yet waiting); per car, its riders for the floor it stands at.
+  std::vector<uint32_t> lift_wait_, lift_coming_, lift_unload_;
+  std::vector<V2> lift_spot_;  ///< per walker waiting at a door landing: its spot (S52), x = kNoRider none
   /// Mouth aprons (S37), per floor one DirCost per routing cell, checked by the floor's grid once:
   /// every stair mouth's on the floor (empty: none), and per stair (its index) the same without its
   /// own mouth's (empty: not on the floor).

@@ -232,8 +232,8 @@ TEST_CASE("seed 002 Stair - zones refused by JSON path", "[station][stairs][scen
   };
   const std::vector<Case> cases = {
       {"gate between floors", [](Json& j) { j["zones"][0]["kind"] = "gate"; }, "$.zones[0].to_floor: a gate is on one floor"},
-      {"elevator", [](Json& j) { j["zones"][0]["kind"] = "elevator"; }, "$.zones[0].kind: \"elevator\" zones are not built yet"},
-      {"unknown kind", [](Json& j) { j["zones"][0]["kind"] = "ramp"; }, "$.zones[0].kind: expected \"stair\", \"escalator\" or \"gate\""},
+      {"elevator", [](Json& j) { j["zones"][0]["kind"] = "elevator"; }, "$.zones[0].pair_id: an elevator's car needs two or more landings"},
+      {"unknown kind", [](Json& j) { j["zones"][0]["kind"] = "ramp"; }, "$.zones[0].kind: expected \"stair\", \"escalator\", \"gate\" or \"elevator\""},
       {"escalator both ways", [](Json& j) { j["zones"][0]["kind"] = "escalator"; }, "$.zones[0].dir: an escalator runs one way"},
       {"escalator belt_speed", [](Json& j) { j["zones"][0]["kind"] = "escalator", j["zones"][0]["dir"] = "along", j["zones"][0]["belt_speed"] = 3; },
        "$.zones[0].belt_speed: expected 0.1 .. 1 m/s"},
