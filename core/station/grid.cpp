@@ -599,6 +599,7 @@ struct NavGrid::Soft {
     const LinearField& f = *view;
     if (ix >= f.zx0 && ix <= f.zx1 && iy >= f.zy0 && iy <= f.zy1) return kNone;
     if (f.zmask && f.zmask[uc]) return kNone;
+    if (f.zmask2 && f.zmask2[uc]) return kNone;
     if (ix >= f.ox0 && ix <= f.ox1 && iy >= f.oy0 && iy <= f.oy1)
       return f.own[static_cast<std::size_t>((iy - f.oy0) * (f.ox1 - f.ox0 + 1) + (ix - f.ox0))];
     return lin[uc];

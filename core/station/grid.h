@@ -102,10 +102,12 @@ class CheckedDirCosts {
 /// counts 0), so find_path and soft_cost do not scan the field.
 struct LinearCost {
   float c0 = 0, cx = 0, cy = 0, cap = 0;
+  float base = 0;  ///< a direction-free cost per metre added to the clamped part (0 .. 1e6; a queue line's band)
   float per_metre(Vec2 u) const {
     const float v = c0 + cx * u.x + cy * u.y;
     const float hi = cap > 0.0f ? (cap < 1e6f ? cap : 1e6f) : 0.0f;
-    return v > 0.0f ? (v < hi ? v : hi) : 0.0f;
+    const float b = base > 0.0f ? (base < 1e6f ? base : 1e6f) : 0.0f;
+    return b + (v > 0.0f ? (v < hi ? v : hi) : 0.0f);
   }
 };
 
@@ -122,6 +124,7 @@ struct LinearField {
   // columns ox0..ox1 and rows oy0..oy1 (at most 3 x 3) cost own[row-major].
   int32_t zx0 = 0, zy0 = 0, zx1 = -1, zy1 = -1;
   const uint8_t* zmask = nullptr;  // if set: the cells c with zmask[c] != 0 cost nothing too
+  const uint8_t* zmask2 = nullptr;  // a second such mask (the station: the walker's own queue line)
   int32_t ox0 = 0, oy0 = 0, ox1 = -1, oy1 = -1;
   std::array<LinearCost, 9> own{};
 };

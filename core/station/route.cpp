@@ -65,6 +65,8 @@ void StationModel::rebuild_path(uint32_t w) {
   wk.via = choose_flight(w);
   const bool to_goal = rt.next_anchor >= rt.anchors.size();
   const V2 to = to_goal ? goal_point(w) : rt.anchors[rt.next_anchor];
+  const bool was_round = rt.back_k >= 0;  // walking round a line: kept while there is one (S56)
+  rt.back_k = -1;
   // seed 002, Crowds: "Paths planned" count the crowd as the walker feels it.
   crowd_costs(wk.floor);  // built once a step (in plan_phase before its workers start)
   const LinearField crowd = crowd_view(w);
@@ -75,6 +77,19 @@ void StationModel::rebuild_path(uint32_t w) {
     rt.waypoints.insert(rt.waypoints.end(), on.begin(), on.end());
   } else {
     rt.waypoints = plan_path(wk.floor, wk.pos, to, wk.radius, &crowd, apron_view(w));
+    // S56: heading for an escalator with a formed line (its mouth among the next four corners) from off
+    // its side behind the back, or more than 2.5 m out: to the back first, round the line (its band's
+    // cost), then along the line to the mouth.
+    V2 back;
+    if (to_goal && (was_round || rt.waypoints.size() <= kHeadingWaypoints) && line_back(w, wk.via, &back, was_round)) {
+      rt.waypoints = plan_path(wk.floor, wk.pos, back, wk.radius, &crowd, apron_view(w));
+      if (rt.waypoints.empty()) rt.waypoints.push_back(back);
+      rt.back = back;
+      rt.back_k = static_cast<int32_t>(rt.waypoints.size()) - 1;
+      const std::vector<V2> on = plan_path(wk.floor, back, to, wk.radius, &crowd, apron_view(w));
+      if (on.empty()) rt.waypoints.push_back(to);
+      rt.waypoints.insert(rt.waypoints.end(), on.begin(), on.end());
+    }
   }
   if (rt.waypoints.empty()) rt.waypoints.push_back(to);
   rt.next = 0;
@@ -222,6 +237,7 @@ const std::vector<LinearCost>& StationModel::crowd_costs(uint32_t floor) {
       }
   });
   goal_queues(floor);
+  queue_bands(floor);
   return crowd_cost_[floor];
 }
 
@@ -376,9 +392,11 @@ LinearField StationModel::crowd_view(uint32_t w) const {
     view.oy0 = std::max(iy - kCrowdBox, 0), view.oy1 = std::min(iy + kCrowdBox, grid.ny() - 1);
     std::size_t q = 0;
     for (int32_t y = view.oy0; y <= view.oy1; ++y)
-      for (int32_t x = view.ox0; x <= view.ox1; ++x)
-        view.own[q++] = crowd_cell_value(f, static_cast<std::size_t>(y * grid.nx() + x), standing ? 1.0f : 0.0f,
-                                         standing ? 0.0f : 1.0f, dv);
+      for (int32_t x = view.ox0; x <= view.ox1; ++x) {
+        const auto cell = static_cast<std::size_t>(y * grid.nx() + x);
+        view.own[q] = crowd_cell_value(f, cell, standing ? 1.0f : 0.0f, standing ? 0.0f : 1.0f, dv);
+        view.own[q++].base = cost[cell].base;  // a queue line's band (S57) is no body of its own
+      }
   }
   // "The crowd at the walker's own goal does not count": its free patch and
   // its queue (C5; goal_patch, goal_queues).
@@ -390,6 +408,15 @@ LinearField StationModel::crowd_view(uint32_t w) const {
     if (view.zx0 > view.zx1 || view.zy0 > view.zy1) view.zx0 = 0, view.zx1 = -1, view.zy0 = 0, view.zy1 = -1;
     const auto& mask = crowd_queue_[f][wk.destination];
     if (!mask.empty()) view.zmask = mask.data();
+  }
+  // "The walker's own queue costs nothing" (S57): the band of the line at the belt it heads for.
+  const int32_t to = heading(wk);
+  if (to >= 0 && flights_[static_cast<std::size_t>(to)].belt) {
+    const int sense = belt_sense(wk, static_cast<uint32_t>(to));
+    if (sense != 0) {
+      const auto& band = band_cells_[static_cast<std::size_t>(to)][sense > 0 ? 0 : 1];
+      if (band.size() == cost.size()) view.zmask2 = band.data();
+    }
   }
   return view;
 }
@@ -557,6 +584,7 @@ void StationModel::pass_waypoint(uint32_t w) {
   if (!waypoint_reached(w)) return;
   // The first corner off a flight is its step-off point: reached, the walker turns for its way.
   state_.walkers[w].off_flight = -1;
+  if (rt.back_k >= 0 && static_cast<int32_t>(rt.next) >= rt.back_k) rt.back_k = -1;  // at the back of the line (S56)
   ++rt.next;
   if (rt.next >= rt.waypoints.size()) {
     ++rt.next_anchor;  // a scenario waypoint reached: plan on to the next anchor

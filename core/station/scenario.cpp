@@ -615,6 +615,7 @@ StationModel::StationModel(Scenario scenario) : scenario_(std::move(scenario)) {
   belt_riders_.assign(flights_.size(), 0);
   line_of_.assign(flights_.size(), {});
   line_t_.assign(flights_.size(), {});
+  band_cells_.assign(flights_.size(), {});
   lift_wait_.assign(flights_.size(), 0);
   lift_coming_.assign(flights_.size(), 0);
   lift_unload_.assign(lifts_.size(), 0);
@@ -1081,6 +1082,10 @@ void StationModel::set_state(const State& s) {
                                                       : "off floor " + std::to_string(w.floor) + " (its box and 1 m)");
     for (std::size_t k = 0; k < rt.waypoints.size(); ++k)
       if (!in_world(rt.waypoints[k])) bad(rp + ".waypoints[" + std::to_string(k) + "]", "expected a point within the plan's 10 km");
+    if (rt.back_k < -1 || rt.back_k >= static_cast<int32_t>(rt.waypoints.size()))
+      bad(rp + ".back_k", "expected -1 (not walking round a line) or a corner of its waypoints, 0 .. " +
+                              std::to_string(rt.waypoints.size()) + " - 1, got " + std::to_string(rt.back_k));
+    if (!in_world(rt.back)) bad(rp + ".back", "expected a point within the plan's 10 km");
   }
 
   // ---- counts against what they count

@@ -247,7 +247,10 @@ float StationModel::flight_seconds(uint32_t w, uint32_t z, float* wait_s) const 
   const FlightGeom& fg = flights_[z];
   const V2 mouth = fg.from == wk.floor ? fg.mid0 : fg.mid2;
   const float dist = length(mouth - wk.pos);
-  const float walk = dist / wk.desired_speed;
+  // "the walk to its mouth, by way of the back of its line when one has formed and the walker stands
+  // beside it" (S56's walk round: to the back, then along the line).
+  V2 back;
+  const float walk = (line_back(w, static_cast<int32_t>(z), &back) ? length(back - wk.pos) + length(mouth - back) : dist) / wk.desired_speed;
   const auto& bound = bound_dist_[z];
   const auto nearer = static_cast<float>(std::lower_bound(bound.begin(), bound.end(), dist) - bound.begin());
   float lanes = fg.belt ? 1.0f : std::floor(fg.width / kStairLaneWidth);
@@ -342,7 +345,20 @@ void StationModel::reweigh_connector(uint32_t w, V2& corner) {
     changed = g != wk.gate;
     wk.gate = g;
   }
-  if (!changed && choose_flight(w) == wk.via) return;
+  if (!changed && choose_flight(w) == wk.via) {
+    // S56: "Their path is checked every 20 ticks ...; if the back has moved more than 1.5 m from where it
+    // was going, the path is rebuilt": so too when a line has formed since (the mouth among the next four
+    // corners), or the one walked round is gone. One walking round keeps to it while any line is left (a
+    // line of about 1.8 m forms and dissolves as its head boards and a newcomer joins).
+    const Route& rt = state_.routes[w];
+    V2 back;
+    const bool round = line_back(w, wk.via, &back, rt.back_k >= 0);
+    float tail = 0.0f;
+    const bool any = wk.via >= 0 && formed_tail(static_cast<uint32_t>(wk.via), belt_sense(wk, static_cast<uint32_t>(wk.via)), &tail, true);
+    const bool due = rt.back_k >= 0 ? (!any || (round && length(back - rt.back) > kBackMovedM))
+                                    : round && rt.waypoints.size() - rt.next <= kHeadingWaypoints && rt.next_anchor >= rt.anchors.size();
+    if (!due) return;
+  }
   rebuild_path(w);
   ++plan_counts_[w][kCountRebuilt];
   corner = route_corner(w);
@@ -521,7 +537,8 @@ float StationModel::belt_hold_gap(uint32_t w) const {
   const auto& line_t = line_t_[z][sense > 0 ? 0 : 1];
   if (wk.line >= 1 && static_cast<std::size_t>(wk.line) < line_t.size())
     room = std::min(room, line_t[static_cast<std::size_t>(wk.line) - 1] - fg.spacing - t);
-  if (wk.line < 0 && w < spot_t_.size() && spot_t_[w] != kNoRider) room = std::min(room, spot_t_[w] - t);  // (spawned this tick: none)
+  if (wk.line < 0 && w < spot_t_.size() && spot_t_[w] != kNoRider && state_.routes[w].back_k < 0)
+    room = std::min(room, spot_t_[w] - t);  // (spawned this tick: none; walking round to the back: not yet)
   room = room > 0.0f ? room : 0.0f;
   // The room is along the axis; the headway caps the speed along the walker's
   // direction: the room over that direction's share of the axis. "A walker
@@ -602,6 +619,83 @@ void StationModel::form_lines() {
     if (wk.line == -2) wk.line = -1;
 }
 
+bool StationModel::formed_tail(uint32_t z, int sense, float* tail, bool kept) const {
+  // "A formed line behind a gate or escalator mouth (1.8 m or longer)": its tail 1.8 m or more behind the mouth.
+  const auto& ts = line_t_[z][sense > 0 ? 0 : 1];
+  if (ts.empty() || !(kept || -ts.back() >= kQueueBandMinM)) return false;
+  *tail = ts.back();
+  return true;
+}
+
+bool StationModel::line_back(uint32_t w, int32_t to, V2* back, bool kept) const {
+  // seed 002, Queues: "Someone heading for an escalator with a formed line,
+  // from off to the side of it and behind its back, or more than 2.5 m out
+  // to the side, walks to the back of the line first and only then follows
+  // the line to the mouth ... Someone already level with the line or ahead of
+  // its back, within 2.5 m of it, is never sent back" (S56: off to the side =
+  // outside the strip; the back = the spot a spacing behind the tail).
+  const Walker& wk = state_.walkers[w];
+  if (wk.gate >= 0 || to < 0 || wk.flight >= 0 || wk.line >= 0) return false;
+  const auto z = static_cast<uint32_t>(to);
+  const FlightGeom& fg = flights_[z];
+  if (!fg.belt || fg.gate) return false;
+  const int sense = belt_sense(wk, z);
+  float tail = 0.0f;
+  if (sense == 0 || fg.entry_floor(sense) != wk.floor || !formed_tail(z, sense, &tail, kept)) return false;
+  const float t = fg.travelled(wk.pos, sense), s = std::fabs(fg.across_of(wk.pos));
+  const float strip = std::max(0.5f * fg.width, kStripMin) + kStripPlus;
+  if (!(s > kLineSideM || (s > strip && t < tail))) return false;
+  *back = fg.entry_mid(sense) + fg.travel(sense) * (tail - fg.spacing);
+  return true;
+}
+
+void StationModel::queue_bands(uint32_t floor) {
+  // seed 002, Route, "Queue lines": "A formed line behind a gate or
+  // escalator mouth (1.8 m or longer) ... marks a band 0.6 m either side of
+  // it. Walking through that band costs 7 times its length" (S57: the band
+  // is the rectangle from the mouth back to the tail, 0.6 m either side of
+  // the axis; a routing cell is in it when its centre is; 6 extra per metre
+  // on top of the step's own). Each belt's mask of its band's cells lets the
+  // walkers bound for it walk through their own queue at no cost.
+  const NavGrid& grid = *grids_[floor];
+  auto& cost = crowd_cost_[floor];
+  for (uint32_t z = 0; z < flights_.size(); ++z) {
+    const FlightGeom& fg = flights_[z];
+    if (!fg.belt) continue;
+    for (const int sense : {1, -1}) {
+      auto& mask = band_cells_[z][sense > 0 ? 0 : 1];
+      float tail = 0.0f;
+      if (!fg.runs(sense) || fg.entry_floor(sense) != floor || !formed_tail(z, sense, &tail)) {
+        if (fg.entry_floor(sense) == floor) mask.clear();
+        continue;
+      }
+      mask.assign(cost.size(), 0);
+      const V2 m = fg.entry_mid(sense), u = fg.travel(sense);
+      V2 lo = m, hi = m;
+      for (const float t : {tail, 0.0f})
+        for (const float s : {-kQueueBandHalf, kQueueBandHalf}) {
+          const V2 p = m + u * t + fg.across * s;
+          lo = V2{std::min(lo.x, p.x), std::min(lo.y, p.y)}, hi = V2{std::max(hi.x, p.x), std::max(hi.y, p.y)};
+        }
+      const V2 o = grid.origin();
+      const float cs = grid.cell();
+      const int32_t x0 = std::max(0, static_cast<int32_t>(std::floor((lo.x - o.x) / cs)));
+      const int32_t x1 = std::min(grid.nx() - 1, static_cast<int32_t>(std::floor((hi.x - o.x) / cs)));
+      const int32_t y0 = std::max(0, static_cast<int32_t>(std::floor((lo.y - o.y) / cs)));
+      const int32_t y1 = std::min(grid.ny() - 1, static_cast<int32_t>(std::floor((hi.y - o.y) / cs)));
+      for (int32_t iy = y0; iy <= y1; ++iy)
+        for (int32_t ix = x0; ix <= x1; ++ix) {
+          const auto c = static_cast<std::size_t>(iy) * static_cast<std::size_t>(grid.nx()) + static_cast<std::size_t>(ix);
+          const V2 p = grid.cell_center(static_cast<int32_t>(c));
+          const float t = fg.travelled(p, sense);
+          if (!(t >= tail && t <= 0.0f && std::fabs(fg.across_of(p)) <= kQueueBandHalf)) continue;
+          mask[c] = 1;
+          cost[c].base += kQueueBandExtra;
+        }
+    }
+  }
+}
+
 V2 StationModel::queue_aim(uint32_t w, V2 drive) const {
   // Where a walker in line for a belt aims (S47, S48): in the line, "the
   // heading is the queue axis": the point on the axis a spacing behind the one
@@ -613,6 +707,7 @@ V2 StationModel::queue_aim(uint32_t w, V2 drive) const {
   // is used only when the straight walk to it is clear of walls."
   const Walker& wk = state_.walkers[w];
   if (!waiting_for_belt(wk)) return drive;
+  if (state_.routes[w].back_k >= 0) return drive;  // on its way round the line to the back (S56): the path
   const auto z = static_cast<uint32_t>(heading(wk));
   const FlightGeom& fg = flights_[z];
   const int sense = belt_sense(wk, z);

@@ -363,6 +363,15 @@ lockstep::Drawing StationModel::tick_drawing() const {
       if (path.points.size() > 1) d.shapes.push_back(std::move(path));
     }
   }
+  // Each car, at the landing it stands at ("car: 3 aboard") or runs to ("car coming: 3 aboard"); its
+  // riders have no body (seed 002: "stands still inside the car").
+  for (std::size_t c = 0; c < lifts_.size() && c < state_.cars.size(); ++c) {
+    const CarState& car = state_.cars[c];
+    const FlightGeom& fg = flights_[lifts_[c].landings[car.at]];
+    const std::string text = std::string(car.run_ticks > 0 ? "car coming: " : "car: ") + std::to_string(car.riders) + " aboard";
+    const V2 at = fg.door ? fg.c[1] - fg.axis * 0.4f : (fg.mid0 + fg.mid2) * 0.5f;  // beside the door (the shaft is dark)
+    d.shapes.push_back({K::Label, "portal", {point_of(at)}, 0, text, -1, fg.from});
+  }
   return d;
 }
 

@@ -108,6 +108,12 @@ inline constexpr float kQueueShuffle = 0.14f;       ///< "Stopped bodies are cap
 inline constexpr float kPullFullOffset = 0.6f;      ///< "up to 0.9 m/s² at 0.6 m offset": the full pull from this offset
 inline constexpr float kSpotReached = 0.05f;        ///< S48: m of room along the axis below which a member stands at its spot
 inline constexpr float kOnAxis = 0.02f;             ///< S48: m off the axis that counts as on it
+inline constexpr float kQueueBandMinM = 1.8f;       ///< seed 002, Route: "A formed line behind a gate or escalator mouth (1.8 m or longer)"
+inline constexpr float kQueueBandHalf = 0.6f;       ///< "marks a band 0.6 m either side of it"
+inline constexpr float kQueueBandExtra = 6.0f;      ///< "Walking through that band costs 7 times its length": 6 extra per metre
+inline constexpr float kLineSideM = 2.5f;           ///< Queues: "or more than 2.5 m out to the side, walks to the back of the line first"
+inline constexpr float kBackMovedM = 1.5f;          ///< "if the back has moved more than 1.5 m from where it was going, the path is rebuilt"
+inline constexpr std::size_t kHeadingWaypoints = 4; ///< "A walker counts as heading for a mouth when it is among their next four waypoints"
 inline constexpr float kMaxStopDelayS = 60.0f;      ///< S49: a zone's stop_delay_s at most
 inline constexpr float kStepOffPast = 0.05f;        ///< S41: "just past the end edge": the centre this far past it
 inline constexpr float kMouthLineReach = 10.0f;     ///< seed 002, Queues: "Anyone else within 10 m behind the mouth" (S42)
@@ -507,6 +513,8 @@ struct Route {
   std::vector<V2> waypoints;    ///< planned corners; the last is the anchor (or the goal point)
   std::vector<V2> anchors;      ///< scenario waypoints (placed walkers)
   std::vector<uint32_t> stopped;  ///< the zones whose stop_delay_s has held the walker, in the order they did (S49)
+  V2 back;                      ///< the back of the escalator's line it walks round to (S56), while back_k >= 0
+  int32_t back_k = -1;          ///< the index in waypoints of that corner; -1: not walking round a line
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v(FieldInfo{"next"}, s.next);
@@ -515,6 +523,8 @@ struct Route {
     v(FieldInfo{"waypoints"}, s.waypoints);
     v(FieldInfo{"anchors"}, s.anchors);
     v(FieldInfo{"stopped"}, s.stopped);
+    v(FieldInfo{"back"}, s.back);
+    v(FieldInfo{"back_k"}, s.back_k);
   }
 };
 
@@ -812,7 +822,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 14;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line); 13: a zone's stop_delay_s (the walker's hold_s, the route's stopped); 14: elevators (the cars, the walker's lift and lock_ticks, the riding phase)
+  static constexpr uint32_t kVersion = 15;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line); 13: a zone's stop_delay_s (the walker's hold_s, the route's stopped); 14: elevators (the cars, the walker's lift and lock_ticks, the riding phase); 15: the queue lines' soft cost, the walk round a line to its back (the route's back, back_k)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
   /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
   static constexpr std::array<std::string_view, 9> kPhases{"inputs", "spawn",      "neighbours", "plan",   "forces",
@@ -937,6 +947,17 @@ class StationModel {
   /// walker heading for a belt aims at in or behind its line (drive unchanged where no rule applies).
   void form_lines();
   V2 queue_aim(uint32_t w, V2 drive) const;
+  /// The tail of belt z's line for `sense` when it is formed (1.8 m or longer from the mouth): how far past
+  /// the entry edge it stands (negative). False with no formed line.
+  /// `kept`: any line at all (one already walking round keeps doing so while the line lasts).
+  bool formed_tail(uint32_t z, int sense, float* tail, bool kept = false) const;
+  /// S56: whether walker w, heading for escalator `to` with a formed line from off its side behind the back or
+  /// more than 2.5 m out, walks to the back first, and where that is (`kept`: one walking round already,
+  /// while there is any line).
+  bool line_back(uint32_t w, int32_t to, V2* back, bool kept = false) const;
+  /// seed 002, Route, "Queue lines" (S57): the bands of the floor's formed lines in its crowd costs, and
+  /// per belt and way the mask of its band's cells (the walker's own queue costs nothing).
+  void queue_bands(uint32_t floor);
   bool waiting_for_belt(const Walker& w) const;
   void board_belts();
   void carry_belts();
@@ -1053,6 +1074,7 @@ class StationModel {
   std::vector<std::array<std::vector<uint32_t>, 2>> line_of_;
   std::vector<std::array<std::vector<float>, 2>> line_t_;
   std::vector<float> spot_t_;  ///< per walker: the spot behind its line's tail it takes (S48), kNoRider none
+  std::vector<std::array<std::vector<uint8_t>, 2>> band_cells_;  ///< per belt and way: its line's band on its entry floor's grid (S57)
   static constexpr float kNoRider = 1e30f;
   /// The 0.7 m routing grid of each floor (grid.h), shared by copies of the model: it is built from the
   /// scenario once and never changes in part 1 (full attractors, which rebuild it, come with part 3).

@@ -663,4 +663,108 @@ TEST_CASE("seed 002 Queues - every state the demo station makes restores, lines 
   }
   CHECK(lines > 0);   // lines formed
   CHECK(riders > 0);  // and the car carried someone
+  bool label = false;  // the car drawn where it is
+  for (const auto& sh : m.tick_drawing().shapes)
+    label = label || (sh.kind == DrawShape::Kind::Label && sh.text.rfind("car", 0) == 0);
+  CHECK(label);
+}
+
+namespace {
+
+// A 12 x 10 m ground floor with an escalator up at its east side (entry edge x = 12, y 4.5 .. 5.5, a
+// 0.3 m/s belt) to an upper floor, a line of `in_line` walkers bound up standing on its axis 0.6 m apart
+// from x = 11.6 back, and portals "low" (ground, x 5.5 .. 7.5 along its south edge) and "high" (upper).
+Json line_world(int in_line) {
+  Json j;
+  j["model"] = "station";
+  j["floors"] = Json::array({Json{{"id", "ground"}, {"z", 0}, {"walkable", Json::array({rect(0, 0, 12, 10)})}},
+                             Json{{"id", "upper"}, {"z", 5}, {"walkable", Json::array({rect(22, 0, 32, 10)})}}});
+  j["zones"] = Json::array({Json{{"id", "esc"}, {"kind", "escalator"}, {"pair_id", "e"}, {"floor", "ground"}, {"to_floor", "upper"},
+                                 {"polygon", Json::array({{12, 5.5}, {12, 4.5}, {22, 4.5}, {22, 5.5}})}, {"belt_speed", 0.3}}});
+  j["portals"] = Json::array({Json{{"id", "low"}, {"floor", "ground"}, {"polygon", rect(5.5, 0, 7.5, 1)}, {"mode", "despawn"}},
+                              Json{{"id", "high"}, {"floor", "upper"}, {"polygon", rect(30, 0, 32, 10)}, {"mode", "despawn"}}});
+  j["walkers"] = Json::array();
+  for (int k = 0; k < in_line; ++k) j["walkers"].push_back(placed_walker({11.6f - 0.6f * static_cast<float>(k), 5.0f}, "ground", "high"));
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("seed 002 Queues - from off the side behind the back, or 2.5 m out, a walker walks round the line to its back", "[station][belts][queues]") {
+  // "Someone heading for an escalator with a formed line, from off to the
+  // side of it and behind its back, or more than 2.5 m out to the side, walks
+  // to the back of the line first and only then follows the line to the
+  // mouth. That leg goes round the line, not along it ... Someone already
+  // level with the line or ahead of its back, within 2.5 m of it, is never
+  // sent back" (S56).
+  Json j = line_world(8);
+  j["walkers"].push_back(placed_walker({9.5f, 9.0f}, "ground", "high"));   // 4 m out to the side: round to the back
+  j["walkers"].push_back(placed_walker({10.5f, 6.8f}, "ground", "high"));  // level with the line, 1.8 m out: never sent back
+  StationModel m = make(j);
+  const auto& far = m.state().walkers[8];
+  const auto& near = m.state().walkers[9];
+  const auto& rt = m.state().routes[8];
+  int round_at = -1, at_back = -1;
+  bool near_sent_back = false, crossed = false;
+  float back_x = 0.0f;
+  for (int k = 0; k < 300; ++k) {
+    m.step(m.scripted_input());
+    if (round_at < 0 && rt.back_k >= 0) round_at = k, back_x = rt.back.x;
+    if (round_at >= 0 && at_back < 0 && rt.back_k < 0) at_back = k;
+    // On the way round, never inside the band of the line (0.6 m either side of its axis, ahead of the back).
+    if (round_at >= 0 && at_back < 0 && far.pos.x > back_x + 0.3f && std::fabs(far.pos.y - 5.0f) < 0.6f) crossed = true;
+    near_sent_back = near_sent_back || m.state().routes[9].back_k >= 0;
+  }
+  REQUIRE(round_at >= 0);
+  CHECK(round_at <= 20);                           // decided at its first re-check (the line forms as the first tick starts)
+  CHECK(back_x == Approx(11.6f - 0.6f * 7.0f - 0.6f).margin(0.3));  // a spacing behind the tail
+  CHECK(at_back > round_at);
+  CHECK_FALSE(crossed);
+  CHECK_FALSE(near_sent_back);
+  // It ends in the line, behind the one who was its tail.
+  CHECK(far.line >= 1);
+  CHECK(far.line > m.state().walkers[7].line);
+  (void)near;
+}
+
+TEST_CASE("seed 002 Route - a queue line's band costs 7 times its length, so passers go round the tail and its own walkers do not", "[station][belts][queues]") {
+  // "A formed line behind a gate or escalator mouth (1.8 m or longer) ...
+  // marks a band 0.6 m either side of it. Walking through that band costs 7
+  // times its length, so someone passing goes round the tail ... The walker's
+  // own queue costs nothing." A passer-by from (6.5, 9.5) to the portal on
+  // the south edge below it (clear of the escalator's mouth apron, which
+  // reaches 4 m out to x = 8): with no line its path runs straight down
+  // x = 6.5; across a line of 12 (x 5 .. 12) it bends round the tail (S57).
+  auto after = [](int in_line) {
+    Json j = line_world(in_line);
+    j["walkers"].push_back(placed_walker({6.5f, 9.5f}, "ground", "low"));
+    StationModel m = make(j);
+    run(m, 41);  // the line forms as the first tick starts; the passer-by re-plans at its 2 s crowd check
+    return m;
+  };
+  auto path = [](const StationModel& m, std::size_t i) {
+    std::vector<V2> p{m.state().walkers[i].pos};
+    const Route& rt = m.state().routes[i];
+    for (std::size_t k = rt.next; k < rt.waypoints.size(); ++k) p.push_back(rt.waypoints[k]);
+    return p;
+  };
+  // Where a path crosses the line's axis y = 5 inside the line, beyond half a routing cell past its tail
+  // (x 5.35 .. 12): the band walked through.
+  auto through = [](const std::vector<V2>& p) {
+    bool in = false;
+    for (std::size_t k = 0; k + 1 < p.size(); ++k) {
+      const V2 a = p[k], b = p[k + 1];
+      if ((a.y - 5.0f) * (b.y - 5.0f) > 0.0f || a.y == b.y) continue;
+      const float x = a.x + (b.x - a.x) * (5.0f - a.y) / (b.y - a.y);
+      in = in || (x > 5.35f && x < 12.0f);
+    }
+    return in;
+  };
+  const StationModel open = after(0);
+  CHECK(through(path(open, 0)));  // no line: straight down x = 6.5
+  const StationModel lined = after(12);
+  CHECK_FALSE(through(path(lined, 12)));
+  // Its own walkers walk their queue free: the tail's path to the mouth runs along the axis.
+  const Route& tail = lined.state().routes[11];
+  for (std::size_t k = tail.next; k < tail.waypoints.size(); ++k) CHECK(std::fabs(tail.waypoints[k].y - 5.0f) < 0.5f);
 }

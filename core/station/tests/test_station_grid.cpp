@@ -638,6 +638,12 @@ TEST_CASE("Route LinearCost is linear in the direction, never negative, capped",
   const float nan = std::numeric_limits<float>::quiet_NaN();
   CHECK(LinearCost{nan, 0.0f, 0.0f, 5.0f}.per_metre({1, 0}) == 0.0f);  // NaN counts 0
   CHECK(LinearCost{1.0f, 0.0f, 0.0f, nan}.per_metre({1, 0}) == 0.0f);
+  // A base (the station's queue-line band, 6 per metre) is added to the clamped part whatever the direction.
+  CHECK(LinearCost{1.0f, 2.0f, 0.5f, 5.0f, 6.0f}.per_metre({1, 0}) == 9.0f);
+  CHECK(LinearCost{1.0f, 2.0f, 0.5f, 5.0f, 6.0f}.per_metre({-1, 0}) == 6.0f);
+  CHECK(LinearCost{0.0f, 0.0f, 0.0f, 0.0f, 6.0f}.per_metre({0, 1}) == 6.0f);
+  CHECK(LinearCost{0.0f, 0.0f, 0.0f, 0.0f, -2.0f}.per_metre({0, 1}) == 0.0f);
+  CHECK(LinearCost{0.0f, 0.0f, 0.0f, 0.0f, nan}.per_metre({0, 1}) == 0.0f);
 }
 
 TEST_CASE("Route a linear field is walked round against its direction and through along it", "[grid][station]") {
@@ -716,6 +722,14 @@ TEST_CASE("Route a linear field's overrides read as the field changed in those c
       changed[static_cast<std::size_t>(y * g.nx() + x)] = view.own[static_cast<std::size_t>((y - view.oy0) * 3 + (x - view.ox0))];
   for (int32_t y = view.zy0; y <= view.zy1; ++y)
     for (int32_t x = view.zx0; x <= view.zx1; ++x) changed[static_cast<std::size_t>(y * g.nx() + x)] = LinearCost{};
+  // And two masks of free cells (the station: the goal's queue, the walker's own queue line).
+  std::vector<uint8_t> m1(cells.size(), 0), m2(cells.size(), 0);
+  for (int32_t x = 2; x < 8; ++x) m1[static_cast<std::size_t>(g.cell_index({1.0f + 0.7f * static_cast<float>(x), 1.0f}))] = 1;
+  for (int32_t y = 2; y < 9; ++y) m2[static_cast<std::size_t>(g.cell_index({10.0f, 0.7f * static_cast<float>(y)}))] = 1;
+  view.zmask = m1.data();
+  view.zmask2 = m2.data();
+  for (std::size_t k = 0; k < cells.size(); ++k)
+    if (m1[k] || m2[k]) changed[k] = LinearCost{};
   const LinearField plain{&changed};
   for (const auto& line : {std::vector<Vec2>{{1, 4}, {19, 4}}, std::vector<Vec2>{{1, 1}, {15, 6}, {19, 9}},
                            std::vector<Vec2>{{6, 9}, {6, 1}}}) {

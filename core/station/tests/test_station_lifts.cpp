@@ -90,6 +90,10 @@ TEST_CASE("seed 002 Elevator - boards at the door, the car leaves hold_s after, 
   CHECK(left - boarded == 40);    // hold_s 2 s
   CHECK(out - left == 2 * 60);    // two storeys at delay_s 3 s
   CHECK(stops == std::set<uint32_t>{0, 2});  // never stood at the quiet upper floor
+  // Drawn: the car's label in front of its door on the floor it stands at (its riders have no body).
+  bool label = false;
+  for (const auto& sh : m.tick_drawing().shapes) label = label || (sh.kind == DrawShape::Kind::Label && sh.text == "car: 0 aboard" && sh.floor == 2);
+  CHECK(label);
   CHECK(w.floor == 2);
   // Out in front of the door, walking away from it, locked out of the car for teleport_lock_s (0.75 s).
   CHECK(in_front(w.pos) == Approx(w.radius + 0.05f).margin(1e-4));
