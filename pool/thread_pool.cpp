@@ -4,7 +4,7 @@
 
 namespace lockstep {
 
-ThreadPool::ThreadPool(uint32_t threads) : wanted_(threads > 1 ? threads : 1) {}
+ThreadPool::ThreadPool(uint32_t threads, bool eager) : wanted_(threads > 1 ? threads : 1), eager_(eager) {}
 
 ThreadPool::~ThreadPool() {
   {

@@ -8,6 +8,8 @@
 namespace lockstep::station {
 
 void StationModel::step(const Input& input) {
+  // Small crowds step on this thread alone (kParallelWalkers; the same bits either way).
+  workers_ = pool_ != nullptr && (state_.walkers.size() >= kParallelWalkers || pool_->eager()) ? pool_ : nullptr;
   // Each phase reports to the profiler's observer when one listens (phases.h); a no-op otherwise.
   {
     const auto phase = phases_.scope(kInputs);

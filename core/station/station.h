@@ -145,6 +145,10 @@ inline constexpr float kDefaultUnstickS = 3.0f;
 inline constexpr float kIgnoreObstacleS = 1.6f;
 inline constexpr float kProgressStep = 0.3f;      ///< m: S9, progress is getting this much closer
 inline constexpr uint32_t kGrain = 64;           ///< walkers per range of a step's parallel parts (workers.h; any value gives the same bits)
+/// Fewer walkers than this step on the calling thread alone: waking the pool for a few hundred
+/// walkers costs more than it saves (the demo station, 300 walkers: 1.06 s on one thread, 1.68 s on
+/// two). Any value gives the same bits.
+inline constexpr std::size_t kParallelWalkers = 2000;
 inline constexpr uint32_t kCellGrain = 4096;     ///< routing cells per range of the crowd field's parallel parts (the same)
 inline constexpr float kTimeGap = 0.35f;          ///< s: headway speed = gap / T (docs/station-forces.md, "Headway")
 inline constexpr float kHeadwayCap = 3.0f;        ///< m: the headway looked for (nobody nearer: 3 m)
@@ -831,7 +835,7 @@ class StationModel {
   void set_phase_observer(PhaseObserver* o) { phases_.set(o); }
   /// Threads for the step (workers.h): sight, the wall gaps, the headways and the force law's
   /// sub-steps compute every walker from the same state on them (docs/station-step.md).
-  void set_workers(Workers* w) { workers_ = w; }
+  void set_workers(Workers* w) { pool_ = w; }
   /// The model contract's entity count (model.h): the walkers walking now (as bodies() lists them).
   uint64_t entity_count() const {
     uint64_t n = 0;
@@ -1100,7 +1104,8 @@ class StationModel {
   std::vector<CellRect> goal_patch_;  ///< per portal: its free patch's cells (C5; the constructor)
   std::vector<int64_t> crowd_count_;                      ///< crowd_phase scratch: per cell S, M, Vx, Vy (fixed point)
   PhaseHook phases_;  ///< the profiler's observer, if any (not state)
-  Workers* workers_ = nullptr;          ///< threads for the step, if any (not state)
+  Workers* pool_ = nullptr;             ///< threads for the step, if any (not state)
+  Workers* workers_ = nullptr;          ///< this tick's: the pool with kParallelWalkers or more walkers, else none (not state)
   std::vector<uint8_t> refused_;        ///< per walker: its move refused this sub-step (summed after)
   /// plan_phase's counts per walker, summed into the state's statistics after the parallel pass.
   enum PlanCount : std::size_t { kCountRebuilt, kCountCrowdRebuilds, kCountUnsticks, kPlanCounts };

@@ -79,7 +79,7 @@ std::vector<uint64_t> chain_of(lockstep::Model& model, uint64_t ticks, uint32_t 
     void phase_begin(uint32_t) override {}
     void phase_end(uint32_t) override {}
   } quiet;
-  ThreadPool pool(threads > 0 ? threads : 1);
+  ThreadPool pool(threads > 0 ? threads : 1, /*eager=*/true);  // small crowds on the threads too
   if (threads > 0) model.set_workers(&pool);
   if (observed) model.set_phase_observer(&quiet);
   std::vector<uint64_t> out;

@@ -768,3 +768,25 @@ TEST_CASE("seed 002 Route - a queue line's band costs 7 times its length, so pas
   const Route& tail = lined.state().routes[11];
   for (std::size_t k = tail.next; k < tail.waypoints.size(); ++k) CHECK(std::fabs(tail.waypoints[k].y - 5.0f) < 0.5f);
 }
+
+TEST_CASE("seed 002 Recovery - on a one-file belt the stuck timer is cleared and the belt spacing left in charge (S58)", "[station][belts]") {
+  // "On a one-file belt, the stuck timer is cleared and the belt spacing is
+  // left in charge." Every belt of seed 002 is one file, so no zone kind is
+  // the "wide connector" of the rule between (S58).
+  Json j = belt_world();
+  j["walkers"].push_back(placed_walker({8, 2}, "ground", "high"));
+  auto m = make(j);
+  for (int k = 0; k < 200 && m.state().walkers[0].flight != 0; ++k) m.step(m.scripted_input());
+  REQUIRE(m.state().walkers[0].flight == 0);
+  auto s = m.state();
+  s.walkers[0].stuck_s = m.scenario().unstick_s - 0.01f;  // one tick more without progress would recover
+  s.walkers[0].progress_ref = 0.0f;
+  m.set_state(s);
+  const V2 before = m.state().walkers[0].pos;
+  m.step(m.scripted_input());
+  const auto& w = m.state().walkers[0];
+  CHECK(w.stuck_s == 0.0f);
+  CHECK(w.unsticks == 0u);
+  CHECK(w.ignore_blocker == -1);
+  CHECK(w.pos.x - before.x == Approx(0.5f * 0.05f).margin(1e-4));  // carried on at belt speed, no kick
+}

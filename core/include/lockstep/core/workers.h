@@ -25,6 +25,10 @@ class Workers {
   virtual ~Workers() = default;
   /// How many threads run tasks (the calling thread included).
   virtual uint32_t threads() const = 0;
+  /// Whether a model should use the threads even for work too small to gain from them (a model may
+  /// step a small crowd on the calling thread alone: the bits are the same either way). True for the
+  /// tests that prove the same bits on any number of threads, which must run the threads.
+  virtual bool eager() const { return false; }
   virtual void run(uint32_t tasks, const std::function<void(uint32_t task)>& fn) = 0;
 };
 

@@ -19,12 +19,14 @@ class ThreadPool final : public Workers {
  public:
   /// `threads` threads in all: the caller of run() and threads - 1 more, started by the first
   /// run() that has work for them (a model that never asks costs no thread).
-  explicit ThreadPool(uint32_t threads);
+  /// `eager`: models use the threads whatever the size of their work (Workers::eager; tests).
+  explicit ThreadPool(uint32_t threads, bool eager = false);
   ~ThreadPool() override;
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   uint32_t threads() const override { return wanted_; }
+  bool eager() const override { return eager_; }
   void run(uint32_t tasks, const std::function<void(uint32_t)>& fn) override;
 
   /// The machine's cores (at least 1): `run`'s default.
@@ -35,6 +37,7 @@ class ThreadPool final : public Workers {
   void take_tasks();
 
   uint32_t wanted_ = 1;
+  bool eager_ = false;
   std::vector<std::thread> threads_;  // the wanted_ - 1 extra threads, once started
   std::mutex mu_;
   std::condition_variable wake_, done_;
