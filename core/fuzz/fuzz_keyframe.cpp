@@ -30,9 +30,12 @@ using namespace lockstep;
 
 namespace {
 
-// One small scenario of each model (and each kind of state: walkers, humans with a level, entities).
+// One small scenario of each model (and each kind of state: walkers, humans with a level, entities),
+// and the demo station: every connector's state (flights, belts, lines, gates, a car and its riders).
 const char* const kFixtures[] = {"wander/setpath.json", "wander/yard.json", "warriors/street.json",
-                                 "warriors/melee.json", "station/corridor.json", "station/hall.json"};
+                                 "warriors/melee.json", "station/corridor.json", "station/hall.json",
+                                 "station/station.json"};
+constexpr std::size_t kDemoStation = 6;  ///< seeded later too: its lines form and its car carries riders by tick 600
 constexpr std::size_t kFixtureCount = sizeof(kFixtures) / sizeof(kFixtures[0]);
 constexpr int kSteps = 6;  ///< steps after a restore
 
@@ -88,8 +91,9 @@ int make_seeds(const std::string& dir) {
   int n = 0;
   for (std::size_t i = 0; i < kFixtureCount; ++i) {
     auto m = cached(i)->clone();
-    for (uint64_t t = 0; t <= 120; ++t) {
-      if (t == 0 || t == 7 || t == 40 || t == 120) {
+    const uint64_t last = i == kDemoStation ? 1200 : 120;
+    for (uint64_t t = 0; t <= last; ++t) {
+      if (t == 0 || t == 7 || t == 40 || t == 120 || t == 600 || t == 1200) {
         const auto snap = m->snapshot();
         const auto in = m->scripted_input();
         std::vector<uint8_t> out = {static_cast<uint8_t>(i)};
