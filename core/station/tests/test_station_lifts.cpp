@@ -2,6 +2,7 @@
 // one car per pair_id, its landings, boarding, the ride, stepping out.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <set>
 #include <tuple>
@@ -342,4 +343,38 @@ TEST_CASE("seed 002 Elevator - scenario and restored state checks name the field
   CHECK_THAT(refused([](State& s) { s.walkers[0].lift = 1; }), Catch::Contains("walkers[0].lift"));
   CHECK_THAT(refused([](State& s) { s.walkers[0].lock_ticks = 16; }), Catch::Contains("walkers[0].lock_ticks"));
   CHECK_THAT(refused([](State& s) { s.walkers[0].phase = static_cast<Phase>(4); }), Catch::Contains("walkers[0].phase"));
+}
+
+TEST_CASE("seed 002 Elevator - one car's throughput with a crowd waiting, full trips, a cycle of two rides, a hold and the doors", "[station][lifts]") {
+  // Two floors, the car's defaults (hold_s 3 s, delay_s 5 s a storey, a 1.1 x 1.6 m landing: 7 riders
+  // at 0.25 m² each, S50), 30 walkers bound up standing near the ground floor's door. Each trip leaves
+  // full (no hold: "The car leaves when it is full"), and the cycle between two departures is the two
+  // rides (200 ticks), the hold at the top after the last rider is out (60 ticks, nobody waits there)
+  // and the doors: the rows out and the boarders in (docs/validation.md, "Elevators").
+  Json j = building(1.1f, true, 3.0f, 5.0f);
+  j["floors"].erase(2);
+  j["zones"].erase(2);
+  j["portals"].erase(2);
+  for (int k = 0; k < 30; ++k)
+    j["walkers"].push_back(placed_walker({8.0f + 1.2f * static_cast<float>(k % 6), 1.5f + 1.4f * static_cast<float>(k / 6)}, "ground", "mid"));
+  StationModel m = make(j);
+  std::vector<int> departures;
+  for (int k = 0; k < 3000 && departures.size() < 4; ++k) {
+    const bool standing = car0(m).run_ticks == 0 && car0(m).at == 0;
+    m.step(m.scripted_input());
+    if (standing && car0(m).run_ticks > 0) {
+      CHECK(car0(m).riders == 7u);
+      departures.push_back(k);
+    }
+  }
+  REQUIRE(departures.size() == 4);
+  for (std::size_t k = 1; k < departures.size(); ++k) {
+    const int cycle = departures[k] - departures[k - 1];
+    INFO("cycle " << cycle << " ticks");
+    CHECK(cycle > 2 * 100 + 60);          // two rides and the hold
+    CHECK(cycle <= 2 * 100 + 60 + 160);   // the doors: 4 rows out (at most 2 s apart) and the boarding
+  }
+  const double per_min = 7.0 * 60.0 / ((departures[3] - departures[1]) / 2.0 * 0.05);
+  std::printf("Elevator: 7 riders a trip, cycles %d and %d ticks, %.1f /min\n", departures[2] - departures[1],
+              departures[3] - departures[2], per_min);
 }
