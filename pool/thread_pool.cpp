@@ -1,5 +1,7 @@
 #include "lockstep/pool/thread_pool.h"
 
+#include <chrono>
+
 #include "lockstep/core/fpenv.h"
 
 namespace lockstep {
@@ -39,18 +41,25 @@ void ThreadPool::take_tasks() {
     lock.lock();
     --busy_;
     if (err && (!failed_ || task < failed_task_)) failed_ = err, failed_task_ = task;
+    left_.fetch_sub(1, std::memory_order_release);
     if (++finished_ == tasks_) done_.notify_all();
   }
 }
 
 void ThreadPool::work() {
+  // A model hands out a dozen batches a tick with little serial work between them: a thread that
+  // went to sleep after each would be woken for the next one tens of microseconds late, while the
+  // caller ran the batch's first tasks alone. So it first looks for the next batch for a while
+  // (kSpin) and sleeps only after that.
   uint64_t seen = 0;
   for (;;) {
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    while (generation_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < until) std::this_thread::yield();
     {
       std::unique_lock<std::mutex> lock(mu_);
-      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      wake_.wait(lock, [&] { return stop_ || generation_.load(std::memory_order_relaxed) != seen; });
       if (stop_) return;
-      seen = generation_;
+      seen = generation_.load(std::memory_order_relaxed);
     }
     take_tasks();
   }
@@ -80,11 +89,15 @@ void ThreadPool::run(uint32_t tasks, const std::function<void(uint32_t)>& fn) {
     fn_ = &fn;
     tasks_ = tasks;
     next_ = finished_ = 0;
+    left_.store(tasks, std::memory_order_relaxed);
     failed_ = nullptr;
-    ++generation_;
+    generation_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_all();
   take_tasks();
+  // The last tasks, on the other threads, end soon: look for a while before sleeping.
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  while (left_.load(std::memory_order_acquire) != 0 && std::chrono::steady_clock::now() < until) std::this_thread::yield();
   std::exception_ptr err;
   {
     std::unique_lock<std::mutex> lock(mu_);

@@ -3,6 +3,8 @@
 // bits on any number of threads (workers.h says how); this pool only runs the tasks.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -32,6 +34,10 @@ class ThreadPool final : public Workers {
   /// The machine's cores (at least 1): `run`'s default.
   static uint32_t cores();
 
+  /// How long an idle thread looks for the next batch before it sleeps, and the caller for the
+  /// batch's end before it sleeps.
+  static constexpr std::chrono::microseconds kSpin{200};
+
  private:
   void work();
   void take_tasks();
@@ -41,7 +47,8 @@ class ThreadPool final : public Workers {
   std::vector<std::thread> threads_;  // the wanted_ - 1 extra threads, once started
   std::mutex mu_;
   std::condition_variable wake_, done_;
-  uint64_t generation_ = 0;  // a new batch of tasks
+  std::atomic<uint64_t> generation_{0};  // a new batch of tasks (written under mu_; read unlocked while spinning)
+  std::atomic<uint32_t> left_{0};        // tasks of the batch not yet finished (read unlocked while spinning)
   bool stop_ = false;
   // The batch (under mu_):
   const std::function<void(uint32_t)>* fn_ = nullptr;
