@@ -67,11 +67,13 @@ int32_t StationModel::choose_lift(uint32_t w) const {
   return best;
 }
 
-bool StationModel::car_boarding(uint32_t c, uint32_t f) const {
-  // Standing at floor f with its doors open to boarders: "Nobody boards until
-  // the last rider for this floor is out."
+bool StationModel::may_board(const Walker& wk) const {
+  // Its car stands at the walker's floor with its doors open to boarders ("Nobody boards until the
+  // last rider for this floor is out") and room, and the walker's teleport lock has run out.
+  const auto c = static_cast<uint32_t>(wk.lift);
   const CarState& car = state_.cars[c];
-  return car.run_ticks == 0 && flights_[lifts_[c].landings[car.at]].from == f && lift_unload_[c] == 0;
+  return car.run_ticks == 0 && flights_[lifts_[c].landings[car.at]].from == wk.floor && lift_unload_[c] == 0 &&
+         car.riders < lifts_[c].capacity && wk.lock_ticks == 0;
 }
 
 namespace {
@@ -119,10 +121,8 @@ V2 StationModel::lift_aim(uint32_t w, V2 drive) const {
   // walk to it is clear.
   const Walker& wk = state_.walkers[w];
   if (!waiting_for_lift(wk)) return drive;
-  const auto c = static_cast<uint32_t>(wk.lift);
-  const FlightGeom& fg = flights_[static_cast<std::size_t>(landing_on(c, wk.floor))];
-  const bool board = car_boarding(c, wk.floor) && state_.cars[c].riders < lifts_[c].capacity && wk.lock_ticks == 0;
-  if (board) return fg.door ? fg.mid0 + fg.across * fg.inside_offset(fg.across_of(wk.pos), wk.radius) : (fg.mid0 + fg.mid2) * 0.5f;
+  const FlightGeom& fg = flights_[static_cast<std::size_t>(landing_on(static_cast<uint32_t>(wk.lift), wk.floor))];
+  if (may_board(wk)) return fg.door ? fg.mid0 + fg.across * fg.inside_offset(fg.across_of(wk.pos), wk.radius) : (fg.mid0 + fg.mid2) * 0.5f;
   V2 spot;
   if (fg.door) {
     spot = w < lift_spot_.size() && lift_spot_[w].x != kNoRider ? lift_spot_[w] : fg.mid0 - fg.axis * kLiftWaitBack;
@@ -142,9 +142,7 @@ float StationModel::lift_gap(uint32_t w) const {
   // The headway cap of one waiting at a landing it may not board yet: its
   // room to its spot along its direction, so it eases in and stands there.
   const Walker& wk = state_.walkers[w];
-  if (!waiting_for_lift(wk)) return kHeadwayCap;
-  const auto c = static_cast<uint32_t>(wk.lift);
-  if (car_boarding(c, wk.floor) && state_.cars[c].riders < lifts_[c].capacity && wk.lock_ticks == 0) return kHeadwayCap;
+  if (!waiting_for_lift(wk) || may_board(wk)) return kHeadwayCap;
   const float room = dot(wk.drive - wk.pos, wk.dir);
   return room <= 0.0f ? 0.0f : (room < kHeadwayCap ? room : kHeadwayCap);
 }
@@ -180,9 +178,9 @@ void StationModel::count_lifts() {
       ++lift_coming_[static_cast<std::size_t>(z)];
     }
   }
-  // The spots in front of each door (S52): rows parallel to the door, the first 1.4 m out, each a body
-  // spacing (0.6 m) behind the last, as many to a row as the door's width and 1 m each side hold at
-  // 0.6 m apart, centred on the door; the waiters take them in their order across (so no two paths
+  // The spots in front of each door (S52): rows parallel to the door, the first 1.4 m out, each 0.75 m
+  // behind the last, as many to a row as the door's width and 1 m each side hold at 0.75 m apart,
+  // centred on the door; the waiters take them in their order across (so no two paths
   // cross), the first row first.
   for (std::size_t z = 0; z < waiters.size(); ++z) {
     auto& ws = waiters[z];
@@ -245,12 +243,20 @@ void StationModel::lifts_phase() {
   // nearest floor with a call or a rider bound there (S53).
   if (lifts_.empty()) return;
   const auto n = static_cast<uint32_t>(state_.walkers.size());
+  // One pass over the walkers: per car its riders and those who may board it (walking, bound for it,
+  // lock run out), in index order. No car's turn changes another's: a walker belongs to one car, and
+  // one stepping out of a car is locked out of every car.
+  std::vector<std::vector<uint32_t>> aboard(lifts_.size()), bound(lifts_.size());
+  for (uint32_t i = 0; i < n; ++i) {
+    const Walker& wk = state_.walkers[i];
+    if (wk.lift < 0) continue;
+    if (wk.phase == Phase::Riding) aboard[static_cast<std::size_t>(wk.lift)].push_back(i);
+    if (wk.phase == Phase::Walking && wk.flight < 0 && wk.lock_ticks == 0) bound[static_cast<std::size_t>(wk.lift)].push_back(i);
+  }
   for (uint32_t c = 0; c < lifts_.size(); ++c) {
     CarState& car = state_.cars[c];
     const LiftGeom& lg = lifts_[c];
-    std::vector<uint32_t> riders;  // walker indices, in index order
-    for (uint32_t i = 0; i < n; ++i)
-      if (state_.walkers[i].phase == Phase::Riding && state_.walkers[i].lift == static_cast<int32_t>(c)) riders.push_back(i);
+    std::vector<uint32_t>& riders = aboard[c];
     if (car.run_ticks > 0) {
       if (--car.run_ticks > 0) continue;
       // Arrived: the riders are on this floor now; the first row may step out at once.
@@ -261,7 +267,7 @@ void StationModel::lifts_phase() {
         wk.pos = car_spot(z, static_cast<uint32_t>(k));
       }
       car.since_ticks = 0;
-      car.row_ticks = static_cast<uint32_t>(kRowWaitS * kTickRateHz);
+      car.row_ticks = kRowWaitTicks;
     }
     const uint32_t z = lg.landings[car.at];
     const FlightGeom& fg = flights_[z];
@@ -288,7 +294,7 @@ void StationModel::lifts_phase() {
         const float d = in_front(fg, o.pos), s = fg.across_of(o.pos);
         clear = !(d >= 0.0f && d < kRowClear + o.radius && std::fabs(s) <= 0.5f * fg.width + o.radius);
       }
-      if (clear || car.row_ticks >= static_cast<uint32_t>(kRowWaitS * kTickRateHz)) {
+      if (clear || car.row_ticks >= kRowWaitTicks) {
         const auto fits = static_cast<uint32_t>(fg.width / kRowPitch);
         const uint32_t row = std::min<uint32_t>({std::max(1u, fits), kMaxRow, static_cast<uint32_t>(out.size())});
         for (uint32_t k = 0; k < row; ++k) {
@@ -307,9 +313,9 @@ void StationModel::lifts_phase() {
     // 2. In: walkers bound for this car at this landing, within 0.3 m of the door line and in front of
     // the doorway (without a door, within 0.3 m of the landing), lock run out; nearest first.
     std::vector<std::pair<float, uint32_t>> in;
-    for (uint32_t i = 0; i < n; ++i) {
+    for (const uint32_t i : bound[c]) {
       const Walker& wk = state_.walkers[i];
-      if (wk.phase != Phase::Walking || wk.lift != static_cast<int32_t>(c) || wk.floor != f || wk.flight >= 0 || wk.lock_ticks > 0) continue;
+      if (wk.floor != f) continue;
       const float reach = wk.radius + kBoardReach;
       bool at = false;
       if (fg.door) {
@@ -335,6 +341,7 @@ void StationModel::lifts_phase() {
       ++car.riders;
       ++boarded;
       car.since_ticks = 0;
+      riders.push_back(i);  // (bound for another floor: the stops below count it)
     }
     // 3. Away: the floors with a call (someone waiting at the landing) or a rider bound there; the
     // nearest, and with riders aboard the nearest the way it last ran while there is one that way (S53).
@@ -345,7 +352,6 @@ void StationModel::lifts_phase() {
       const uint32_t lf = flights_[lg.landings[k]].from;
       bool stop = lift_wait_[lg.landings[k]] > 0;
       for (const uint32_t i : riders) stop = stop || portals_[state_.walkers[i].destination].floor == lf;
-      for (const auto& [d, i] : in) stop = stop || (state_.walkers[i].phase == Phase::Riding && portals_[state_.walkers[i].destination].floor == lf);
       if (!stop) continue;
       const int32_t dr = static_cast<int32_t>(floor_rank_[lf]) - static_cast<int32_t>(floor_rank_[f]);
       const auto storeys = static_cast<uint32_t>(dr < 0 ? -dr : dr);

@@ -286,7 +286,7 @@ Scenario StationModel::load_scenario(const Json& j, const JsonReader& r) {
       if (!(l >= 2.0f * body))
         r.fail(zp + ".polygon", "the flight is " + num_text(l) + " m long (corners 1 -> 2); at least " + num_text(2.0f * body) + " m");
       for (const auto& [fi, key] : {std::pair<int32_t, const char*>{f0, ".floor"}, {f1, ".to_floor"}}) {
-        if (fi < 0 || (lift && zs.door)) continue;  // a door landing is its shaft: solid (a void under it is the seed's "shaft")
+        if (lift && zs.door) continue;  // a door landing is its shaft: solid (a void under it is the seed's "shaft")
         const auto& fl = sc.floors[static_cast<std::size_t>(fi)];
         for (const auto* set : {&fl.obstacles, &fl.holes, &fl.voids})
           for (const auto& b : *set)

@@ -137,7 +137,7 @@ inline constexpr float kLiftWaitReach = 3.0f;       ///< S52: m from the door (l
 inline constexpr float kLiftWalkUp = 10.0f;         ///< S52: m within which one bound for it is "walking up"
 inline constexpr float kRowPitch = 0.55f;           ///< "as many abreast as the doorway fits (0.55 m each, at most 3)"
 inline constexpr uint32_t kMaxRow = 3;
-inline constexpr float kRowWaitS = 2.0f;            ///< "each row once the one before has walked clear (or after 2 s)"
+inline constexpr uint32_t kRowWaitTicks = 40;      ///< "each row once the one before has walked clear (or after 2 s)"
 inline constexpr float kRowClear = 0.9f;            ///< S53: m in front of the door a row must have walked past
 inline constexpr float kLaneCloseM = 6.0f;        ///< m: a leg into the goal closes the shift over its last 6 m
 // seed 002, Recovery.
@@ -974,8 +974,9 @@ class StationModel {
   int32_t choose_lift(uint32_t w) const;
   /// The landing of car c on floor f, -1 none.
   int32_t landing_on(uint32_t c, uint32_t f) const;
-  /// Whether the car stands at floor f's landing with its doors open to boarders (riders for f all out).
-  bool car_boarding(uint32_t c, uint32_t f) const;
+  /// Whether walker w's car stands at its floor's landing open to boarders (riders for the floor all
+  /// out), with room, and w's teleport lock has run out.
+  bool may_board(const Walker& w) const;
   bool waiting_for_lift(const Walker& w) const;  ///< bound for its car, in front of the door within 3 m
   V2 lift_goal(uint32_t w) const;                 ///< the point routed to: just in front of the door, or the landing
   V2 lift_aim(uint32_t w, V2 drive) const;        ///< the drive point: the door when it may board, else its spot 1.4 m back

@@ -316,6 +316,17 @@ TEST_CASE("seed 002 Elevator - scenario and restored state checks name the field
   // The door must open onto the floor.
   CHECK_THAT(err([](Json& j) { j["floors"][0]["walkable"] = Json::array({rect(16.5, 0, 20, 10)}); }),
              Catch::Contains("$.zones[0].polygon") && Catch::Contains("door"));
+  CHECK_THAT(err([](Json& j) { j["zones"][0]["dir"] = "along"; }), Catch::Contains("$.zones[0].dir") && Catch::Contains("leave dir out"));
+  CHECK_THAT(err([](Json& j) { for (auto& z : j["zones"]) z["hold_s"] = 61; }), Catch::Contains("$.zones[0].hold_s"));
+  CHECK_THAT(err([](Json& j) { for (auto& z : j["zones"]) z["capacity"] = 101; }), Catch::Contains("$.zones[0].capacity"));
+  CHECK_THAT(err([](Json& j) { for (auto& z : j["zones"]) z.erase("pair_id"); }),
+             Catch::Contains("$.zones[0].pair_id") && Catch::Contains("needs the pair_id of its car"));
+  // A landing without a door lies on open floor (a solid under it is refused).
+  CHECK_THAT(err([](Json& j) {
+               for (auto& z : j["zones"]) z["door"] = false;
+               j["floors"][0]["obstacles"] = Json::array({rect(16.2f, 4.6f, 17.4f, 5.4f)});
+             }),
+             Catch::Contains("$.zones[0].polygon"));
   CHECK(err([](Json&) {}).empty());
 
   // A restored state: riders counted, a rider standing, the car's landing and way.
