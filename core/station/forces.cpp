@@ -53,7 +53,7 @@ constexpr float kPassMargin = 0.1f;       ///< m between bodies when overtaking 
 constexpr float kPassClear = 0.05f;       ///< m: the overtaking line is open when nobody else is nearer (S22)
 constexpr float kSidestepMaxYaw = 0.6f;   ///< rad (34 degrees)
 constexpr float kFollowMaxYaw = 0.25f;    ///< rad (14 degrees)
-constexpr float kDepth = 0.75f;           ///< a body's half-depth along its motion over its half-width r (S28; docs/station-forces.md, "The body's shape")
+constexpr float kDepth = 0.75f;           ///< a body's half-depth along its motion over its radius r (S28; docs/station-forces.md, "The body's shape")
 
 // Fixed-point accumulation (2^-32 m/s^2): integer sums are associative, so a
 // walker's total does not depend on the order its neighbours are visited in.
@@ -79,14 +79,15 @@ inline float from_fix(FixSum v) {
 
 }  // namespace
 
-// The body's shape (docs/station-forces.md, S28): its extent from the centre
-// toward the unit direction n is r across its axis (the way it moves this
-// tick, move_dir_) and kDepth r along it, r (1 - (1 - kDepth) (n.axis)^2)
-// between; a body with no axis is a disc.
-inline float extent(float r, V2 axis, V2 n) {
-  if (axis == V2{}) return r;
+// The body's shape (docs/station-forces.md, S28, S59): its extent from the
+// centre toward the unit direction n is its half-width wd across its axis (the
+// way it moves this tick, move_dir_) and kDepth r along it,
+// wd - (wd - kDepth r) (n.axis)^2 between; a body with no axis is a disc of
+// radius wd.
+inline float extent(float wd, float r, V2 axis, V2 n) {
+  if (axis == V2{}) return wd;
   const float c = dot(n, axis);
-  return r * (1.0f - (1.0f - kDepth) * c * c);
+  return wd - (wd - kDepth * r) * c * c;
 }
 
 void StationModel::rebuild_neighbours() {
@@ -356,7 +357,7 @@ float StationModel::headway_of(uint32_t i) const {
     // one waits, never both (a standstill) nor neither (both push into
     // the same gap) (S20).
     if (!(dot(d, e + o.dir) > 0.0f)) return true;
-    const float l = w.radius + o.radius;
+    const float l = half_w_[i] + half_w_[j];
     const float s = dot(d, nl);
     if (s > l || s < -l) return true;
     // The swept gap: how far I can move along e before my body touches theirs
@@ -364,7 +365,7 @@ float StationModel::headway_of(uint32_t i) const {
     // straight ahead; Hoogendoorn & Daamen 2005). Across, the bodies are
     // their half-widths; along e, my half-depth and their extent along e
     // (S28): the sum of two shapes is taken as the ellipse of those axes.
-    const float depth = kDepth * w.radius + extent(o.radius, move_dir_[j], e);
+    const float depth = kDepth * w.radius + extent(half_w_[j], o.radius, move_dir_[j], e);
     const float across = 1.0f - (s * s) / (l * l);
     float gap = dot(d, e) - depth * dmath::sqrt(across > 0.0f ? across : 0.0f);
     gap = gap < 0.0f ? 0.0f : gap;
@@ -390,17 +391,18 @@ float StationModel::wall_gap_of(uint32_t i, V2 e, V2* normal) const {
   // the body can move straight along its direction before it touches a wall,
   // capped at kHeadwayCap. For each wall of the walker's list (within r +
   // 1.3 m), in the walker's frame (a along the direction, s across it), the
-  // first contact of the body swept along a (S28: r across, kDepth r along;
-  // in a frame stretched by 1 / kDepth along a, the disc of radius r) is the
-  // least kDepth (a_q / kDepth - sqrt(r^2 - s_q^2)) over the wall's points q
-  // with |s_q| <= r: at the ends of the part of the wall inside the body's
+  // first contact of the body swept along a (S28, S59: its half-width wd
+  // across, kDepth r along; in a frame stretched by wd / (kDepth r) along a,
+  // the disc of radius wd) is the least q (a_q / q - sqrt(wd^2 - s_q^2)),
+  // q = kDepth r / wd, over the wall's points with |s_q| <= wd: at the ends of the part of the wall inside the body's
   // band and ahead of its centre, or where the wall is tangent to the
   // stretched disc. A wall whose obstacle a recovery mutes is not seen.
   const Walker& w = state_.walkers[i];
   *normal = V2{};
   if (e == V2{}) return kHeadwayCap;
   const V2 nl = left_of(e);
-  const float r = w.radius;
+  const float r = half_w_[i];                 // the disc's radius in the stretched frame
+  const float q_along = kDepth * w.radius / r;  // <= 1: the body's depth over its half-width
   int32_t hit = -1;
   const FloorGeom& fl = floors_[w.floor];
   float best = kHeadwayCap;
@@ -408,8 +410,8 @@ float StationModel::wall_gap_of(uint32_t i, V2 e, V2* normal) const {
     const Wall& wl = fl.walls[wall_items_[k]];
     if (soft_muted(wl, w)) continue;
     const V2 pa = wl.a - w.pos, pb = wl.b - w.pos;
-    // In a frame whose a is stretched by 1 / kDepth the body's shape (S28) is the disc of radius r.
-    const float a0 = dot(pa, e) / kDepth, s0 = dot(pa, nl), a1 = dot(pb, e) / kDepth, s1 = dot(pb, nl);
+    // In a frame whose a is stretched by 1 / q_along the body's shape (S28) is the disc of radius r.
+    const float a0 = dot(pa, e) / q_along, s0 = dot(pa, nl), a1 = dot(pb, e) / q_along, s1 = dot(pb, nl);
     if (a0 < 0.0f && a1 < 0.0f) continue;  // wholly behind my centre
     // The parameter range u in [lo, hi] of the wall inside the band |s| <= r.
     float lo = 0.0f, hi = 1.0f;
@@ -451,7 +453,7 @@ float StationModel::wall_gap_of(uint32_t i, V2 e, V2* normal) const {
         t = tt < t ? tt : t;
       }
     }
-    t *= kDepth;  // back to metres along e
+    t *= q_along;  // back to metres along e
     if (t < best) best = t, hit = static_cast<int32_t>(wall_items_[k]);
   }
   if (best < 0.0f) best = 0.0f;
@@ -496,7 +498,8 @@ void StationModel::accelerations(float h, uint32_t begin, uint32_t end) {
         d = 0.0f;
       }
       // The two bodies' extents toward each other (S28): the same sum for both.
-      const float rij = extent(w.radius, move_dir_[i], nrm) + extent(o.radius, move_dir_[nb_items_[k]], nrm);
+      const uint32_t j = nb_items_[k];
+      const float rij = extent(half_w_[i], w.radius, move_dir_[i], nrm) + extent(half_w_[j], o.radius, move_dir_[j], nrm);
       const float gap = rij - d;  // > 0: bodies overlap
       // Social repulsion A exp((r_ij - d_ij)/B) n_ij, weighted by the field of view.
       const float cosphi = -dot(nrm, e);  // 1: the other is straight ahead
@@ -532,7 +535,7 @@ void StationModel::accelerations(float h, uint32_t begin, uint32_t end) {
       const float d = dmath::sqrt(d2);
       if (!(d > 1e-6f)) continue;  // on the line itself: the integrator keeps it from crossing
       const V2 nrm{dv.x / d, dv.y / d};
-      const float gap = extent(w.radius, move_dir_[i], nrm) - d;
+      const float gap = extent(half_w_[i], w.radius, move_dir_[i], nrm) - d;
       V2 a{};
       // Soft wall force, muted for the obstacle a recovery ignores (seed 002, Recovery).
       if (!soft_muted(wl, w)) {

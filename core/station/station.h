@@ -160,6 +160,7 @@ inline constexpr float kBandReach = 4.0f;          ///< m looked across to each 
 inline constexpr float kBandPastDivide = 0.2f;     ///< m: the band starts this far past the divide on the walker's side
 inline constexpr float kBandAhead = 1.0f;          ///< m along the leg to the point aimed at
 inline constexpr float kBandMaxOffset = 1.0f;      ///< m: its sideways offset at most (a turn of at most 45 degrees)
+inline constexpr float kSway = 0.2f;              ///< a body's half-width r (1 - kSway min(1, speed / desired speed)): the generalised centrifugal-force model's 0.25 m at rest, 0.20 m at its desired speed (S59)
 inline constexpr float kSlideGap = 0.1f;          ///< m: a wall this near along my direction turns it along the wall (docs/station-forces.md)
 inline constexpr float kHeldFraction = 0.5f;      ///< S20: held by the one ahead below this share of v0 ...
 inline constexpr float kHeldStuckRate = 0.25f;    ///< ... the stuck timer then runs at a quarter of the rate
@@ -826,7 +827,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 15;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line); 13: a zone's stop_delay_s (the walker's hold_s, the route's stopped); 14: elevators (the cars, the walker's lift and lock_ticks, the riding phase); 15: the queue lines' soft cost, the walk round a line to its back (the route's back, back_k)
+  static constexpr uint32_t kVersion = 16;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line); 13: a zone's stop_delay_s (the walker's hold_s, the route's stopped); 14: elevators (the cars, the walker's lift and lock_ticks, the riding phase); 15: the queue lines' soft cost, the walk round a line to its back (the route's back, back_k); 16: the body narrows as it walks (S59)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
   /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
   static constexpr std::array<std::string_view, 9> kPhases{"inputs", "spawn",      "neighbours", "plan",   "forces",
@@ -1096,6 +1097,7 @@ class StationModel {
   std::vector<uint32_t> wall_start_, wall_items_;  ///< nearby walls per walker (CSR)
   std::vector<float> wall_gap_;                    ///< this tick's wall gap per walker (plan phase; wall_gap_of)
   std::vector<V2> move_dir_;                       ///< this tick's direction of motion: dir, or dir slid along a wall
+  std::vector<float> half_w_;                      ///< this tick's half-width per walker (S59: narrower as it walks)
   std::vector<V2> acc_;                            ///< accelerations of one sub-step
   // crowd costs (derived from state_.crowd, rebuilt lazily each step; route.cpp)
   std::vector<uint8_t> crowd_fresh_;                       ///< per floor: built this step

@@ -149,6 +149,36 @@ TEST_CASE("station forces - a body is 0.75 r deep along its motion and r wide ac
   CHECK(push * 0.05 == Approx(0.25).margin(0.01));
 }
 
+TEST_CASE("station forces - a body narrows as it walks: 0.25 m half-width standing, 0.2 m at its desired speed (S59)",
+          "[station][forces][contact]") {
+  // The generalised centrifugal-force model's half-width, 0.25 m at rest and
+  // 0.20 m at the desired speed: r (1 - 0.2 min(1, |v| / v0)). Two pairs side
+  // by side, centres 0.45 m apart across their motion (east). Standing, the
+  // half-widths sum to 0.5 m: they overlap by 5 cm, and the body force
+  // k g / m = 75 m/s^2 with the social push 2000 N e^(0.05 / 0.08) x 0.75 / 80 kg
+  // = 35 m/s^2 drives them apart. Walking east at their desired speed, the
+  // sum is 0.4 m: no contact, only the social push 2000 N e^(-0.05 / 0.08) x
+  // 0.75 / 80 kg = 10 m/s^2 each (λ's weight 0.75 side on), at most 0.5 m/s
+  // each over a tick. Discs of 0.25 m would be in contact walking too, and
+  // would part at the speed cap's sideways room, sqrt(1.742^2 - 1.34^2) = 1.11 m/s each.
+  Json j = hall(20, 10);
+  j["portals"] = Json::array({Json{{"id", "end"}, {"polygon", rect(18, 0, 20, 10)}, {"mode", "despawn"}}});
+  auto at = [](double x, double y, double vx) {
+    return Json{{"position", {x, y}}, {"velocity", {vx, 0.0}}, {"destination", "end"}, {"desired_speed", 1.34}, {"radius", 0.25}};
+  };
+  j["walkers"] = Json::array({at(5, 3, 0), at(5, 3.45, 0), at(5, 7, 1.34), at(5, 7.45, 1.34)});
+  auto m = make(j);
+  m.step({});
+  const auto& ws = m.state().walkers;
+  const float standing = ws[1].vel.y - ws[0].vel.y, walking = ws[3].vel.y - ws[2].vel.y;
+  INFO("standing pair parts at " << standing << " m/s, walking pair at " << walking);
+  const double soc = 2000.0 * ref::exp(-0.05 / 0.08) * 0.75 / 80.0;
+  CHECK(soc == Approx(10.0).margin(0.05));
+  CHECK(standing > 1.5f);                            // in contact
+  CHECK(walking > 0.0f);                             // pushed apart, socially
+  CHECK(walking <= 2.0f * soc * 0.05 + 1e-3);        // and no more: no contact
+}
+
 TEST_CASE("station forces - bodies pressed together separate without blowing up (stable contact)",
           "[station][forces][contact]") {
   // Two overlapping bodies (0.2 m apart, radii 0.25): k/m = 1500 s^-2 contact

@@ -38,9 +38,10 @@ TEST_CASE("station headway - the swept gap to the nearest walker ahead going my 
   // sight only follows (no sidestep or overtake turns A's direction away). The
   // headway is measured in the planning phase from the positions at the tick's
   // start: how far A's body moves east before it touches B's, a - D sqrt(1 -
-  // s^2 / l^2) with a and s B's offset along and across A's heading, l = 0.25 +
-  // 0.25 the two half-widths and D = 0.375 the two half-depths (S28: 0.75 r
-  // each), capped at 3 m. Straight ahead that is the centre distance less D; to
+  // s^2 / l^2) with a and s B's offset along and across A's heading, l = 0.2 +
+  // 0.2 the two half-widths (S59: both walk at their desired speed, so each is
+  // 0.8 r across) and D = 0.375 the two half-depths (S28: 0.75 r each),
+  // capped at 3 m. Straight ahead that is the centre distance less D; to
   // the side it is more (the zipper: a body half to the side lets one close up).
   struct Case {
     const char* what;
@@ -52,7 +53,7 @@ TEST_CASE("station headway - the swept gap to the nearest walker ahead going my 
       {"straight ahead, going my way", 11.2f, 3.0f, "east", 1.2 - kFrontBack},
       // Sight's follow turns A toward B's line (at most 0.25 rad), so the
       // expectation is taken along A's direction after the step (kSwept).
-      {"ahead and 0.4 m to the side: in the body corridor", 11.2f, 3.4f, "east", kSwept},
+      {"ahead and 0.35 m to the side: in the body corridor", 11.2f, 3.35f, "east", kSwept},
       {"ahead and 0.3 m to the other side", 11.2f, 2.7f, "east", kSwept},
       {"0.2 m ahead and 0.3 m to the side: already touching diagonally", 10.2f, 3.3f, "east", 0.0},
       {"ahead and 0.6 m to the side: beside my line", 11.2f, 3.6f, "east", 3.0},
@@ -73,13 +74,13 @@ TEST_CASE("station headway - the swept gap to the nearest walker ahead going my 
     }
     const double ex = a.dir.x, ey = a.dir.y, dx = c.bx - 10.0, dy = c.by - 3.0;
     const double along = dx * ex + dy * ey, across = -dx * ey + dy * ex;
-    REQUIRE(std::fabs(across) < 0.5);
+    REQUIRE(std::fabs(across) < 0.4);
     // A's direction is turned by the follow yaw, so B's extent along it is a
-    // little more than B's half-depth: r (1 - 0.25 (e_A.e_B)^2).
+    // little more than B's half-depth: wd - (wd - 0.75 r) (e_A.e_B)^2, wd = 0.2.
     const auto& b = m.state().walkers[1];
     const double cab = ex * b.dir.x + ey * b.dir.y;
-    const double depth = 0.1875 + 0.25 * (1.0 - 0.25 * cab * cab);
-    CHECK(a.headway == Approx(along - depth * ref::sqrt(1.0 - across * across / 0.25)).margin(1e-5));
+    const double depth = 0.1875 + (0.2 - (0.2 - 0.1875) * cab * cab);
+    CHECK(a.headway == Approx(along - depth * ref::sqrt(1.0 - across * across / 0.16)).margin(1e-5));
     // Never less than the centre distance less the two depths (more the
     // further to the side: the zipper).
     CHECK(a.headway >= ref::sqrt(dx * dx + dy * dy) - depth - 1e-5);
