@@ -241,7 +241,8 @@ float StationModel::sight_yaw(uint32_t i, V2 e) const {
     const float a = dot(d, e);
     if (!(a > 0.0f) || a > kSightRange) return true;
     const float s = dot(d, nl);
-    const float clear = w.radius + o.radius + kSightMargin;
+    // Whom my body would walk into: the two half-widths this tick (S59).
+    const float clear = half_w_[i] + half_w_[j] + kSightMargin;
     if (s >= clear || s <= -clear) return true;
     // The nearest ahead; ties by lateral offset, then position bits (never by index).
     bool better = !found || a < ba || (a == ba && (s < bs || (s == bs && (o.pos.x < bp.x || (o.pos.x == bp.x && o.pos.y < bp.y)))));

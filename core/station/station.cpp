@@ -160,6 +160,17 @@ void StationModel::plan_phase() {
     state_.stats.crowd_rebuilds += plan_counts_[i][kCountCrowdRebuilds];
     state_.stats.unsticks += plan_counts_[i][kCountUnsticks];
   }
+  // The body's half-width this tick (S59): its radius at rest, less the
+  // shoulders' sway as it nears its desired speed (the generalised
+  // centrifugal-force model's b, from 0.25 m standing to 0.20 m walking).
+  half_w_.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const Walker& w = state_.walkers[i];
+    const float v0 = w.desired_speed;
+    const float v = dmath::sqrt(sqr_length(w.vel));
+    const float f = v0 > 0.0f ? (v < v0 ? v / v0 : 1.0f) : 0.0f;
+    half_w_[i] = w.radius * (1.0f - kSway * f);
+  }
   // Sight: reads every walker's position, velocity, last direction and
   // headway, which nothing above changed; all yaws first, then all directions.
   std::vector<float> yaw(n, 0.0f);
@@ -186,17 +197,6 @@ void StationModel::plan_phase() {
   // the others see of where it is going (headway, sight), stays its wish.
   wall_gap_.assign(n, kHeadwayCap);
   move_dir_.assign(n, V2{});
-  // The body's half-width this tick (S59): its radius at rest, less the
-  // shoulders' sway as it nears its desired speed (the generalised
-  // centrifugal-force model's b, from 0.25 m standing to 0.20 m walking).
-  half_w_.resize(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    const Walker& w = state_.walkers[i];
-    const float v0 = w.desired_speed;
-    const float v = dmath::sqrt(sqr_length(w.vel));
-    const float f = v0 > 0.0f ? (v < v0 ? v / v0 : 1.0f) : 0.0f;
-    half_w_[i] = w.radius * (1.0f - kSway * f);
-  }
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
     for (uint32_t i = begin; i < end; ++i) {
       const Walker& w = state_.walkers[i];

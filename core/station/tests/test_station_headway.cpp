@@ -167,6 +167,29 @@ TEST_CASE("seed 002 Recovery - waiting behind someone runs the stuck timer at a 
   CHECK(a.stuck_s == Approx(0.05 + 49 * 0.0125).margin(0.01));
 }
 
+TEST_CASE("station sight - follow: someone going my way whom my walking body would touch turns me; 0.8 r wide each (S59)",
+          "[station][sight][headway]") {
+  // Sight's follow (S21) turns me toward the line behind the walker ahead only
+  // when my body would walk into theirs: lateral offset s within the two
+  // half-widths, which for two walkers at their desired speed are 0.8 r each
+  // (S59): 0.2 + 0.2 = 0.4 m. B walks east 2 m ahead of A at the same 1.3 m/s
+  // (not slower: no overtake). At 0.3 m to the side A turns toward B's line by
+  // atan2(0.3, 2); at 0.45 m it keeps its own (with discs of r it would turn
+  // by atan2(0.45, 2)).
+  struct Case {
+    float side;
+    double yaw;
+  };
+  for (const Case c : {Case{0.3f, ref::atan2(0.3, 2.0)}, Case{0.45f, 0.0}, Case{-0.3f, -ref::atan2(0.3, 2.0)}}) {
+    INFO("B " << c.side << " m to A's left");
+    Json j = two_way_hall();
+    j["walkers"] = Json::array({walker(10, 3, "east", 1.3f, 1.3f), walker(12, 3 + c.side, "east", 1.3f, 1.3f)});
+    auto m = make(j);
+    m.step({});
+    CHECK(m.state().walkers[0].sight_yaw == Approx(c.yaw).margin(1e-4));
+  }
+}
+
 TEST_CASE("station sight - an overtake only through an open line; otherwise follow (S22)", "[station][sight][headway]") {
   // A slow walker S ahead of a fast one F, both going east. Alone, F passes S
   // on the left (keep right). With a third walker L walking slowly in F's
