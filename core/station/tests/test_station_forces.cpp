@@ -158,7 +158,7 @@ TEST_CASE("station forces - a body narrows as it walks: 0.25 m half-width standi
   // k g / m = 75 m/s^2 with the social push 2000 N e^(0.05 / 0.08) x 0.75 / 80 kg
   // = 35 m/s^2 drives them apart. Walking east at their desired speed, the
   // sum is 0.4 m: no contact, only the social push 2000 N e^(-0.05 / 0.08) x
-  // 0.75 / 80 kg = 10 m/s^2 each (λ's weight 0.75 side on), at most 0.5 m/s
+  // 0.75 / 80 kg = 10 m/s^2 each (the field-of-view weight 0.75 side on), at most 0.5 m/s
   // each over a tick. Discs of 0.25 m would be in contact walking too, and
   // would part at the speed cap's sideways room, sqrt(1.742^2 - 1.34^2) = 1.11 m/s each.
   Json j = hall(20, 10);
