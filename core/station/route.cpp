@@ -696,14 +696,23 @@ V2 StationModel::band_aim(uint32_t w, V2 drive, bool coming) const {
   // kBandPastDivide short of the passage's middle, at the point across it its
   // lane share gives (-1 at the wall for keep right), kBandAhead along the leg,
   // the sideways offset capped at kBandMaxOffset. Not within kBandAhead + 1 m
-  // of the corner, nor on a goal leg's last kLaneCloseM, where lanes close.
+  // of a corner where the path turns by more than 45 degrees (or ends), nor
+  // on a goal leg's last kLaneCloseM, where lanes close. A corner the path
+  // goes on past nearly straight (one the crowd's cost put in the passage)
+  // does not close the band: aiming at it, a stream walked into the
+  // oncoming lane and knotted there (issue 14, beyond capacity; S29).
   const Walker& wk = state_.walkers[w];
   const Route& rt = state_.routes[w];
   if (!coming) return drive;
   const V2 u = unit(rt.waypoints[rt.next] - rt.leg_start);
   if (u == V2{}) return drive;
   const float along = dot(drive - wk.pos, u);
-  if (along <= kBandAhead + 1.0f || (on_goal_leg(w) && along <= kLaneCloseM)) return drive;
+  if (on_goal_leg(w) && along <= kLaneCloseM) return drive;
+  if (along <= kBandAhead + 1.0f) {
+    const std::size_t k = rt.next;
+    const V2 on = k + 1 < rt.waypoints.size() ? unit(rt.waypoints[k + 1] - rt.waypoints[k]) : V2{};
+    if (!(dot(on, u) >= kBandStraightCos)) return drive;
+  }
   const V2 nl = left_of(u);
   const float left = ray_room(wk.floor, wk.pos, nl, kBandReach);
   const float right = ray_room(wk.floor, wk.pos, nl * -1.0f, kBandReach);

@@ -160,6 +160,7 @@ inline constexpr float kBandReach = 4.0f;          ///< m looked across to each 
 inline constexpr float kBandPastDivide = 0.2f;     ///< m: the band starts this far past the divide on the walker's side
 inline constexpr float kBandAhead = 1.0f;          ///< m along the leg to the point aimed at
 inline constexpr float kBandMaxOffset = 1.0f;      ///< m: its sideways offset at most (a turn of at most 45 degrees)
+inline constexpr float kBandStraightCos = 0.70710678f;  ///< a corner turning less than 45 degrees does not close the band (S29)
 inline constexpr float kSway = 0.2f;              ///< a body's half-width r (1 - kSway min(1, speed / desired speed)): the generalised centrifugal-force model's 0.25 m at rest, 0.20 m at its desired speed (S59)
 inline constexpr float kSlideGap = 0.1f;          ///< m: a wall this near along my direction turns it along the wall (docs/station-forces.md)
 inline constexpr float kHeldFraction = 0.5f;      ///< S20: held by the one ahead below this share of v0 ...

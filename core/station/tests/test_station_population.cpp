@@ -450,6 +450,43 @@ TEST_CASE("station lanes - in a passage with someone coming, a spawned walker ai
     else CHECK(y > 2.2f);
     CHECK(std::abs(a.state().walkers[0].pos.y - wa.pos.y) < 0.1f);
   }
+  // A corner near ahead that the path goes on past nearly straight (one the
+  // crowd's cost can put in a passage) does not close the band; one where it
+  // turns by more than 45 degrees does, and the walker drives for it. Keep
+  // right, heading east: the corner 1.5 m ahead on the north side (the
+  // oncoming lane), then on east (a turn of 11 degrees) or south (84 degrees).
+  for (const bool straight : {true, false}) {
+    INFO((straight ? "the path goes on straight past the corner" : "the path turns at the corner"));
+    Json j = hall(40, 4);
+    j["portals"] = Json::array({Json{{"id", "west_in"}, {"polygon", rect(1, 2.9f, 3, 3.5f)}, {"mode", "spawn"}, {"count", 1}, {"target", "east_out"}},
+                                Json{{"id", "west_out"}, {"polygon", rect(0, 0, 0.5f, 4)}, {"mode", "despawn"}},
+                                Json{{"id", "east_out"}, {"polygon", rect(39.5f, 0, 40, 4)}, {"mode", "despawn"}}});
+    j["walkers"] = Json::array({Json{{"position", {18, 2}}, {"destination", "west_out"}}});
+    auto m = make(j);
+    run(m, 2);
+    REQUIRE(m.state().walkers.size() == 2u);
+    auto st = m.state();
+    const V2 p = st.walkers[1].pos;
+    const V2 corner{p.x + 1.5f, 3.3f};
+    const V2 after = straight ? V2{corner.x + 5.0f, 3.3f - 1.0f} : V2{corner.x + 0.2f, 1.2f};
+    st.routes[1].waypoints = {corner, after};
+    st.routes[1].next = 0;
+    st.routes[1].leg_start = p;
+    m.set_state(st);
+    run(m, 1);
+    const auto& w = m.state().walkers[1];
+    const auto& rt = m.state().routes[1];
+    REQUIRE(rt.next == 0u);
+    const V2 u = unit(rt.waypoints[0] - rt.leg_start);
+    if (straight) {
+      // The band's aim from where the tick began: 1 m ahead along the leg and 1 m toward its band (the cap), not the corner.
+      CHECK(dot(w.drive - p, u) == Approx(1.0f).margin(1e-4));
+      CHECK(dot(w.drive - p, left_of(u)) == Approx(-1.0f).margin(1e-4));
+    } else {
+      CHECK(w.drive.x == Approx(corner.x).margin(1e-4));
+      CHECK(w.drive.y == Approx(corner.y).margin(1e-4));
+    }
+  }
   // In a hall (no wall within 4 m to one side) the band does not apply: the lane's drive point stands.
   Json h = hall(40, 30);
   h["portals"] = Json::array({Json{{"id", "west_in"}, {"polygon", rect(1, 14, 3, 16)}, {"mode", "spawn"}, {"count", 1}, {"target", "east_out"}},
