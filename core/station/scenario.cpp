@@ -835,7 +835,7 @@ void StationModel::check_layout() const {
       for (std::size_t q = 0; q < portals_.size(); ++q)
         any = any || (q != p && portals_[q].accepts() && floors_joined(portals_[p].floor, portals_[q].floor));
       if (!any)
-        fail(at("$.portals", p), "spawns walkers but no portal that accepts arrivals is on its floor or up or down a stair or escalator from it");
+        fail(at("$.portals", p), "spawns walkers but no portal that accepts arrivals is on its floor or reached from it by stairs, escalators or an elevator");
     }
   }
   // Placed walkers are not checked on their floor: a placed walker is the

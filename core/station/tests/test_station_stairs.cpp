@@ -292,7 +292,7 @@ TEST_CASE("seed 002 Stair - zones refused by JSON path", "[station][stairs][scen
          j["portals"][0]["mode"] = "both";
          j["portals"][0]["count"] = 3;
        },
-       "$.portals[0]: spawns walkers but no portal that accepts arrivals is on its floor or up or down a stair or escalator from it"},
+       "$.portals[0]: spawns walkers but no portal that accepts arrivals is on its floor or reached from it by stairs, escalators or an elevator"},
       {"placed beside the flight", [](Json& j) { j["walkers"] = Json::array({placed_walker({15, 3.5f}, "ground", "high")}); },
        "$.walkers[0].position: the walker stands outside the walkable floor"},
   };
