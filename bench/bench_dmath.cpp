@@ -74,6 +74,14 @@ void BM_dmath_atan(benchmark::State& s) { run_unary(s, wide(), [](float x) { ret
 void BM_std_atan(benchmark::State& s) { run_unary(s, wide(), [](float x) { return std::atan(x); }); }
 void BM_dmath_sqrt(benchmark::State& s) { run_unary(s, wide(), [](float x) { return dm::sqrt(x < 0.0f ? -x : x); }); }
 void BM_std_sqrt(benchmark::State& s) { run_unary(s, wide(), [](float x) { return std::sqrt(x < 0.0f ? -x : x); }); }
+// exp over the station force law's arguments (gap / range: a gap of up to 1 m at 0.08 m).
+const std::vector<float>& force_args() {
+  static const std::vector<float> v = inputs(-12.5, 0.0, 5);
+  return v;
+}
+void BM_dmath_exp(benchmark::State& s) { run_unary(s, force_args(), [](float x) { return dm::exp(x); }); }
+void BM_dmath_exp_reference(benchmark::State& s) { run_unary(s, force_args(), [](float x) { return dm::exp_reference(x); }); }
+void BM_std_exp(benchmark::State& s) { run_unary(s, force_args(), [](float x) { return std::exp(x); }); }
 void BM_angle_wrap_pi(benchmark::State& s) { run_unary(s, wide(), [](float x) { return lockstep::angle::wrap_pi(x); }); }
 
 void BM_dmath_sincos(benchmark::State& state) {
@@ -132,4 +140,7 @@ BENCHMARK(BM_dmath_atan2_fast);
 BENCHMARK(BM_std_atan2);
 BENCHMARK(BM_dmath_sqrt);
 BENCHMARK(BM_std_sqrt);
+BENCHMARK(BM_dmath_exp);
+BENCHMARK(BM_dmath_exp_reference);
+BENCHMARK(BM_std_exp);
 BENCHMARK(BM_angle_wrap_pi);

@@ -15,6 +15,7 @@
 // casts are used.
 #include "lockstep/core/dmath.h"
 
+#include <array>
 #include <bit>
 #include <cfloat>
 #include <cmath>  // only for the IEEE correctly rounded square root
@@ -480,17 +481,12 @@ constexpr double kInvLn2 = 0x1.71547652b82fep+0;
 constexpr float kExpOverflow = 89.0f;
 constexpr float kExpUnderflow = -104.0f;
 
-float exp(float x) {
-  const u32 ix = bits_of(x) & kAbsMask;
-  if (ix > kInfBits) {
-    return canonical_nan();
-  }
-  if (x > kExpOverflow) {
-    return std::bit_cast<float>(kInfBits);
-  }
-  if (x < kExpUnderflow) {
-    return 0.0f;
-  }
+namespace {
+
+// e^r by its Taylor series in double after x = k ln 2 + r, for x within the
+// guards below. Its double result is within a few units in the last place (of
+// a double) of e^x; rounded once to float it is exp's value.
+float exp_taylor(float x) {
   const double xd = static_cast<double>(x);
   // k = round(x / ln 2), by the 1.5 * 2^52 trick (round to nearest even).
   const double kd = (xd * kInvLn2 + kRoundMagic) - kRoundMagic;
@@ -505,6 +501,92 @@ float exp(float x) {
       r * (0x1.ae64567f544e4p-26 + r * (0x1.1eed8eff8d898p-29 + r * 0x1.6124613a86d09p-33))))))))))));
   // k in [-151, 128]: 2^k is a normal double and the product is exact.
   return static_cast<float>(p * pow2(k));
+}
+
+// The fast path: x = (256 m + j) ln 2 / 256 + r, |r| <= ln 2 / 512, and
+// e^x = 2^m * 2^(j/256) * e^r with a table of 2^(j/256) and e^r to degree 4
+// (its truncation r^5/120 < 4e-17). Its double result and the reference's are
+// both within a few double ulps of e^x, so they round to the same float except
+// when e^x lies that near a rounding boundary of float (halfway between two
+// floats): there the fast path hands over to the reference (kExpNearHalf, 2^10
+// double ulps, far wider than both errors; about one input in 250,000). exp's
+// values are therefore the reference's, bit for bit, on every input; the table
+// only needs to be accurate, not correctly rounded. It is computed by the
+// compiler from the same Taylor series (of half the argument, squared), in
+// IEEE double.
+constexpr int kExpTableBits = 8;
+constexpr int kExpTableSize = 1 << kExpTableBits;
+constexpr double kLn2Over256Hi = 0x1.62e42fefp-9;            // 32 significant bits: k * it is exact for |k| < 2^21
+constexpr double kLn2Over256Lo = 0x1.473de6af278edp-42;      // ln 2 / 256 - kLn2Over256Hi
+constexpr double k256InvLn2 = 0x1.71547652b82fep+8;          // 256 / ln 2
+constexpr std::uint64_t kExpNearHalf = 1u << 10;            // double ulps around a float's halfway point
+
+constexpr double exp_series(double r) {
+  double p = 0x1.6124613a86d09p-33;
+  const double c[] = {0x1.1eed8eff8d898p-29, 0x1.ae64567f544e4p-26, 0x1.27e4fb7789f5cp-22, 0x1.71de3a556c734p-19,
+                      0x1.a01a01a01a01ap-16, 0x1.a01a01a01a01ap-13, 0x1.6c16c16c16c17p-10, 0x1.1111111111111p-7,
+                      0x1.5555555555555p-5,  0x1.5555555555555p-3,  0x1.0p-1,              1.0,
+                      1.0};
+  for (const double ci : c) p = ci + r * p;
+  return p;
+}
+
+constexpr std::array<double, kExpTableSize> make_exp_table() {
+  std::array<double, kExpTableSize> t{};
+  for (int j = 0; j < kExpTableSize; ++j) {
+    // e^(j ln 2 / 256) as the square of e^(j ln 2 / 512): the series' argument stays under ln 2 / 2.
+    const double h = 0.5 * (static_cast<double>(j) * kLn2Over256Hi + static_cast<double>(j) * kLn2Over256Lo);
+    const double e = exp_series(h);
+    t[static_cast<std::size_t>(j)] = e * e;
+  }
+  return t;
+}
+constexpr std::array<double, kExpTableSize> kExpTable = make_exp_table();
+
+}  // namespace
+
+float exp_reference(float x) {
+  const u32 ix = bits_of(x) & kAbsMask;
+  if (ix > kInfBits) {
+    return canonical_nan();
+  }
+  if (x > kExpOverflow) {
+    return std::bit_cast<float>(kInfBits);
+  }
+  if (x < kExpUnderflow) {
+    return 0.0f;
+  }
+  return exp_taylor(x);
+}
+
+float exp(float x) {
+  const u32 ix = bits_of(x) & kAbsMask;
+  if (ix > kInfBits) {
+    return canonical_nan();
+  }
+  if (x > kExpOverflow) {
+    return std::bit_cast<float>(kInfBits);
+  }
+  if (x < kExpUnderflow) {
+    return 0.0f;
+  }
+  // Results that are subnormal floats (x < -87.33) or near FLT_MAX take the reference.
+  if (!(x > -87.0f && x < 88.0f)) {
+    return exp_taylor(x);
+  }
+  const double xd = static_cast<double>(x);
+  const double kd = (xd * k256InvLn2 + kRoundMagic) - kRoundMagic;  // |k| <= 32,500
+  const int k = static_cast<int>(kd);
+  const double r = (xd - kd * kLn2Over256Hi) - kd * kLn2Over256Lo;
+  const double p = 1.0 + r * (1.0 + r * (0x1.0p-1 + r * (0x1.5555555555555p-3 + r * 0x1.5555555555555p-5)));
+  const double d = kExpTable[static_cast<std::size_t>(k & (kExpTableSize - 1))] * p * pow2(k >> kExpTableBits);
+  // The 29 bits of d's mantissa below float's 23 decide its rounding; near their halfway point, the reference.
+  const std::uint64_t low = std::bit_cast<std::uint64_t>(d) & ((std::uint64_t{1} << 29) - 1);
+  const std::uint64_t half = std::uint64_t{1} << 28;
+  if ((low > half ? low - half : half - low) <= kExpNearHalf) {
+    return exp_taylor(x);
+  }
+  return static_cast<float>(d);
 }
 
 float sqrt(float x) {

@@ -823,6 +823,40 @@ TEST_CASE("dmath exp is within the documented ulp bound over its finite range", 
   check_stats("exp", measure(in, [](float x) { return dm::exp(x); }, ts::ref_exp));
 }
 
+TEST_CASE("dmath exp takes exp_reference's values bit for bit, its fast path's range ends and hand-overs included", "[dmath][exp]") {
+  // exp's values are defined as exp_reference's (dmath.h); the fast path is
+  // the table and degree-4 polynomial. Every float from -104.5 to 89.5 was
+  // compared once (docs/numerics.md); here: the sweeps of the accuracy test,
+  // every float next to the fast path's ends and the force law's range, and
+  // inputs whose fast double result lies within the hand-over's 2^10 double
+  // ulps of a halfway point (found by their low bits, below).
+  auto in = make_inputs(-103.9f, 88.72f, 88.72f, 21);
+  for (const float edge : {-87.0f, 88.0f, 0.0f, -12.5f, -16.7f}) {
+    float x = edge;
+    for (int k = 0; k < 2000; ++k) x = std::nextafter(x, -1e30f);
+    for (int k = 0; k < 4000; ++k, x = std::nextafter(x, 1e30f)) in.push_back(x);
+  }
+  long mismatches = 0;
+  for (const float x : in)
+    if (bits(dm::exp(x)) != bits(dm::exp_reference(x))) ++mismatches;
+  CHECK(mismatches == 0);
+  // The hand-over is taken: inputs whose e^x (in double) lies near a float's
+  // halfway point exist in the force law's range, and there too the values agree.
+  long near_half = 0;
+  ts::SplitMix64 rng(22);
+  for (int i = 0; i < 2'000'000 && near_half < 5; ++i) {
+    const float x = static_cast<float>(-12.5 * rng.next_unit());
+    const double d = ts::ref_exp(x);
+    const std::uint64_t low = std::bit_cast<std::uint64_t>(d) & ((std::uint64_t{1} << 29) - 1);
+    const std::uint64_t half = std::uint64_t{1} << 28;
+    if ((low > half ? low - half : half - low) <= 512) {
+      ++near_half;
+      CHECK(bits(dm::exp(x)) == bits(dm::exp_reference(x)));
+    }
+  }
+  CHECK(near_half >= 1);
+}
+
 TEST_CASE("dmath exp special values and range ends", "[dmath][special]") {
   CHECK(bits(dm::exp(0.0f)) == bits(1.0f));
   CHECK(bits(dm::exp(-0.0f)) == bits(1.0f));
