@@ -106,14 +106,23 @@ void StationModel::rebuild_neighbours() {
     if (w.phase == Phase::Walking && w.radius > maxr) maxr = w.radius;
   max_radius_ = maxr;
   CellGrid& gr = walker_grid_;
+  // Cells of half the force's reach (at least 1 m), so the force neighbours lie
+  // within two cells and sight's and the headway's corridors cover few cells;
+  // doubled while the grid would have more than 2^24 cells (floors lie within
+  // +-10 km, the scenario's limit). Which cells a walker is listed in changes no
+  // result: every scan's outcome is independent of the order it meets its
+  // candidates in (docs/station-forces.md, "Order independence").
   const float need = 2.0f * maxr + kSocialRange + kMoveMargin;
-  gr.cell = need > 2.0f ? need : 2.0f;
+  gr.cell = need > 2.0f ? 0.5f * need : 1.0f;
   gr.x0 = minx - 1.0f;
   gr.y0 = miny - 1.0f;
-  // Floors lie within +-10 km (the scenario's limit) and cells are 2 m or more,
-  // so nx, ny <= 10,002 and every cell index below nx * ny < 2^27.
-  gr.nx = static_cast<int32_t>((maxx + 1.0f - gr.x0) / gr.cell) + 1;
-  gr.ny = static_cast<int32_t>((maxy + 1.0f - gr.y0) / gr.cell) + 1;
+  for (;;) {
+    gr.nx = static_cast<int32_t>((maxx + 1.0f - gr.x0) / gr.cell) + 1;
+    gr.ny = static_cast<int32_t>((maxy + 1.0f - gr.y0) / gr.cell) + 1;
+    if (static_cast<int64_t>(gr.nx) * gr.ny <= (int64_t{1} << 24)) break;
+    gr.cell *= 2.0f;
+  }
+  const int32_t span = need <= gr.cell ? 1 : 2;  // cells to each side that hold every force neighbour
   const std::size_t ncell = static_cast<std::size_t>(gr.nx) * static_cast<std::size_t>(gr.ny);
   gr.start.assign(ncell + 1, 0);
   std::vector<uint32_t> cell_of(n, 0);
@@ -130,6 +139,11 @@ void StationModel::rebuild_neighbours() {
   std::vector<uint32_t> fill(gr.start.begin(), gr.start.end() - 1);
   for (uint32_t i = 0; i < n; ++i)
     if (state_.walkers[i].phase == Phase::Walking) gr.items[fill[cell_of[i]]++] = i;
+  walker_spots_.resize(gr.items.size());
+  for (std::size_t k = 0; k < gr.items.size(); ++k) {
+    const Walker& o = state_.walkers[gr.items[k]];
+    walker_spots_[k] = WalkerSpot{o.pos, o.radius, o.flight < 0 ? o.floor : WalkerSpot::kOnFlight};
+  }
 
   // Force neighbours (within r_i + r_j + the social range + the motion margin) and nearby
   // walls, once per tick: each range of walkers lists its own into its own buffers (workers.h),
@@ -152,11 +166,12 @@ void StationModel::rebuild_neighbours() {
       if (w.phase != Phase::Walking) continue;
       const std::size_t nb0 = nbs.size(), wall0 = walls.size();
       const int32_t cx = gr.cx(w.pos.x), cy = gr.cy(w.pos.y);
-      const CellGrid::Box around{std::max(cx - 1, 0), std::min(cx + 1, gr.nx - 1), std::max(cy - 1, 0), std::min(cy + 1, gr.ny - 1)};
-      gr.each(around, [&](uint32_t j) {
+      const CellGrid::Box around{std::max(cx - span, 0), std::min(cx + span, gr.nx - 1), std::max(cy - span, 0),
+                                 std::min(cy + span, gr.ny - 1)};
+      gr.each_at(around, [&](uint32_t k, uint32_t j) {
         if (j == i) return true;
-        const Walker& o = state_.walkers[j];
-        if (!meets(w, o, kPushHeight)) return true;
+        const WalkerSpot& o = walker_spots_[k];
+        if (!meets(w, o, j, kPushHeight)) return true;
         const float reach = w.radius + o.radius + kSocialRange + kMoveMargin;
         if (sqr_length(o.pos - w.pos) < reach * reach) nbs.push_back(j);
         return true;
@@ -233,20 +248,21 @@ float StationModel::sight_yaw(uint32_t i, V2 e) const {
   float ba = 0, bs = 0, bu = 0, bc = 0;
   bool bq = false;  // the one ahead is going my way and standing or held by its own headway: a queue
   V2 bp{};
-  gr.each(box, [&](uint32_t j) {
+  gr.each_at(box, [&](uint32_t k, uint32_t j) {
     if (j == i) return true;
-    const Walker& o = state_.walkers[j];
-    if (!meets(w, o, kSightHeight)) return true;
-    const V2 d = o.pos - w.pos;
+    const WalkerSpot& spot = walker_spots_[k];
+    const V2 d = spot.pos - w.pos;
     const float a = dot(d, e);
     if (!(a > 0.0f) || a > kSightRange) return true;
     const float s = dot(d, nl);
     // Whom my body would walk into: the two half-widths this tick (S59).
     const float clear = half_w_[i] + half_w_[j] + kSightMargin;
     if (s >= clear || s <= -clear) return true;
+    if (!meets(w, spot, j, kSightHeight)) return true;
     // The nearest ahead; ties by lateral offset, then position bits (never by index).
-    bool better = !found || a < ba || (a == ba && (s < bs || (s == bs && (o.pos.x < bp.x || (o.pos.x == bp.x && o.pos.y < bp.y)))));
+    bool better = !found || a < ba || (a == ba && (s < bs || (s == bs && (spot.pos.x < bp.x || (spot.pos.x == bp.x && spot.pos.y < bp.y)))));
     if (better) {
+      const Walker& o = state_.walkers[j];
       found = true;
       ba = a, bs = s, bu = dot(o.vel, e), bc = clear, bp = o.pos;
       bq = dot(o.dir, e) > 0.0f && (o.headway < speed_goal(o) * kTimeGap || dot(o.vel, e) < kSameWaySpeed);
@@ -296,18 +312,20 @@ bool StationModel::overtake_clear(uint32_t i, V2 e, float shift, float ahead, V2
   // each other at both our speeds (S25).
   const float reach_oncoming = ahead + kOncomingPassReach;
   const CellGrid::Box box = corridor_cells(gr, from, e, w.radius + max_radius_ + kPassClear, reach_oncoming);
-  return gr.each(box, [&](uint32_t j) {
+  return gr.each_at(box, [&](uint32_t k, uint32_t j) {
     if (j == i) return true;
-    const Walker& o = state_.walkers[j];
-    if (!meets(w, o, kSightHeight) || o.pos == target) return true;
-    if (dot(o.vel, e) >= speed_goal(w) - kOvertakeMargin) return true;  // as fast as I would pass: no obstacle
-    const V2 d = o.pos - w.pos;
+    const WalkerSpot& spot = walker_spots_[k];
+    const V2 d = spot.pos - w.pos;
     const float a = dot(d, e);
-    const bool oncoming = dot(o.dir, e) < -0.7f;  // going against me, within 45 degrees of head-on
-    if (a < 0.0f || a > (oncoming ? reach_oncoming : reach)) return true;
+    if (a < 0.0f || a > reach_oncoming) return true;  // beyond either reach
     const float s = dot(d, nl) - shift;
-    const float clear = w.radius + o.radius + kPassClear;
-    return !(s < clear && s > -clear);  // someone in the line: closed
+    const float clear = w.radius + spot.radius + kPassClear;
+    if (!(s < clear && s > -clear)) return true;  // not in the line
+    if (!meets(w, spot, j, kSightHeight) || spot.pos == target) return true;
+    const Walker& o = state_.walkers[j];
+    if (dot(o.vel, e) >= speed_goal(w) - kOvertakeMargin) return true;  // as fast as I would pass: no obstacle
+    const bool oncoming = dot(o.dir, e) < -0.7f;  // going against me, within 45 degrees of head-on
+    return !(a <= (oncoming ? reach_oncoming : reach));  // someone in the line within its reach: closed
   });
 }
 
@@ -320,13 +338,13 @@ bool StationModel::oncoming_ahead(uint32_t i, V2 u) const {
   const CellGrid& gr = walker_grid_;
   const V2 nl = left_of(u);
   const CellGrid::Box box = corridor_cells(gr, w.pos, u, kOncomingHalf, kOncomingRange);
-  return !gr.each(box, [&](uint32_t j) {
+  return !gr.each_at(box, [&](uint32_t k, uint32_t j) {
     if (j == i) return true;
-    const Walker& o = state_.walkers[j];
-    if (!meets(w, o, kSightHeight) || !(dot(o.dir, u) < -0.5f)) return true;
-    const V2 d = o.pos - w.pos;
+    const WalkerSpot& spot = walker_spots_[k];
+    const V2 d = spot.pos - w.pos;
     const float a = dot(d, u), s = dot(d, nl);
     if (!(a > 0.0f) || a > kOncomingRange || s > kOncomingHalf || s < -kOncomingHalf) return true;
+    if (!meets(w, spot, j, kSightHeight) || !(dot(state_.walkers[j].dir, u) < -0.5f)) return true;
     return false;  // found: stop
   });
 }
@@ -347,12 +365,19 @@ float StationModel::headway_of(uint32_t i) const {
   const CellGrid::Box box = corridor_cells(gr, w.pos, e, w.radius + max_radius_, kHeadwayCap + w.radius + max_radius_);
   const FloorGeom& fl = floors_[w.floor];
   float best = kHeadwayCap;
-  gr.each(box, [&](uint32_t j) {
+  gr.each_at(box, [&](uint32_t k, uint32_t j) {
     if (j == i) return true;
-    const Walker& o = state_.walkers[j];
-    if (!meets(w, o, kPushHeight) || !(dot(o.dir, e) > 0.0f)) return true;
-    const V2 d = o.pos - w.pos;
+    const WalkerSpot& spot = walker_spots_[k];
+    const V2 d = spot.pos - w.pos;
     if (dot(d, e) < 0.0f) return true;
+    {
+      const float l = half_w_[i] + half_w_[j];
+      const float s = dot(d, nl);
+      if (s > l || s < -l) return true;
+    }
+    if (!meets(w, spot, j, kPushHeight)) return true;
+    const Walker& o = state_.walkers[j];
+    if (!(dot(o.dir, e) > 0.0f)) return true;
     // It must be ahead along our mean direction too: of two converging
     // walkers each ahead of the other along its own direction exactly
     // one waits, never both (a standstill) nor neither (both push into
@@ -472,6 +497,12 @@ void StationModel::accelerations(float h) {
   // at the start of the sub-step), into acc_; nothing is moved here.
   const auto n = static_cast<uint32_t>(state_.walkers.size());
   acc_.assign(n, V2{});
+  // What a neighbour's force reads of it, side by side (per-sub-step scratch: the same values).
+  bodies_.resize(n);
+  for (uint32_t j = 0; j < n; ++j) {
+    const Walker& o = state_.walkers[j];
+    bodies_[j] = Body{o.pos, o.vel, o.dir, move_dir_[j], o.radius, half_w_[j]};
+  }
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) { accelerations(h, begin, end); });
 }
 
@@ -484,7 +515,7 @@ void StationModel::accelerations(float h, uint32_t begin, uint32_t end) {
     FixSum ax = 0, ay = 0;
     const V2 e = w.dir;
     for (uint32_t k = nb_start_[i]; k < nb_start_[i + 1]; ++k) {
-      const Walker& o = state_.walkers[nb_items_[k]];
+      const Body& o = bodies_[nb_items_[k]];
       const V2 dv = w.pos - o.pos;
       const float d2 = sqr_length(dv);
       const float reach = w.radius + o.radius + kSocialRange;
@@ -499,8 +530,7 @@ void StationModel::accelerations(float h, uint32_t begin, uint32_t end) {
         d = 0.0f;
       }
       // The two bodies' extents toward each other (S28): the same sum for both.
-      const uint32_t j = nb_items_[k];
-      const float rij = extent(half_w_[i], w.radius, move_dir_[i], nrm) + extent(half_w_[j], o.radius, move_dir_[j], nrm);
+      const float rij = extent(half_w_[i], w.radius, move_dir_[i], nrm) + extent(o.half_w, o.radius, o.move_dir, nrm);
       const float gap = rij - d;  // > 0: bodies overlap
       // Social repulsion A exp((r_ij - d_ij)/B) n_ij, weighted by the field of view.
       const float cosphi = -dot(nrm, e);  // 1: the other is straight ahead

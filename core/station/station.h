@@ -710,14 +710,32 @@ struct CellGrid {
   /// until f returns false; returns false then, else true.
   template <class F>
   bool each(const Box& b, F&& f) const {
-    for (int32_t y = b.y0; y <= b.y1; ++y)
-      for (int32_t x = b.x0; x <= b.x1; ++x) {
-        const std::size_t c = static_cast<std::size_t>(y) * static_cast<std::size_t>(nx) + static_cast<std::size_t>(x);
-        for (uint32_t k = start[c]; k < start[c + 1]; ++k)
-          if (!f(items[k])) return false;
-      }
+    return each_at(b, [&](uint32_t, uint32_t item) { return f(item); });
+  }
+  /// The same, f(k, item) with k the item's place in `items` (for records kept alongside them).
+  template <class F>
+  bool each_at(const Box& b, F&& f) const {
+    // A row's cells x0..x1 are neighbours in the row-major order, so their items are one run.
+    if (b.x0 > b.x1) return true;
+    for (int32_t y = b.y0; y <= b.y1; ++y) {
+      const std::size_t row = static_cast<std::size_t>(y) * static_cast<std::size_t>(nx);
+      const uint32_t end = start[row + static_cast<std::size_t>(b.x1) + 1];
+      for (uint32_t k = start[row + static_cast<std::size_t>(b.x0)]; k < end; ++k)
+        if (!f(k, items[k])) return false;
+    }
     return true;
   }
+};
+
+/// What the scans over the walker grid test first, one record per grid item
+/// in the grid's order (per-tick scratch): a cell's walkers lie side by side,
+/// so a scan reads 16 bytes a candidate and touches the walker itself only
+/// for those near enough (the same candidates in the same order: the same bits).
+struct WalkerSpot {
+  V2 pos;
+  float radius = 0;
+  uint32_t floor = 0;  ///< its floor, or kOnFlight: on a flight (meets() then asks by height)
+  static constexpr uint32_t kOnFlight = 0xffffffffu;
 };
 
 struct FloorGeom {
@@ -891,6 +909,11 @@ class StationModel {
   bool meets(const Walker& w, const Walker& o, float limit) const {
     if (w.flight < 0 && o.flight < 0) return w.floor == o.floor;  // both on open floor (inline: every neighbour pair asks)
     return meets_by_height(w, o, limit);
+  }
+  /// meets(w, walkers[j]) from o's grid record: the walker is read only when one of them is on a flight.
+  bool meets(const Walker& w, const WalkerSpot& o, uint32_t j, float limit) const {
+    if (w.flight < 0 && o.floor != WalkerSpot::kOnFlight) return w.floor == o.floor;
+    return meets_by_height(w, state_.walkers[j], limit);
   }
   bool meets_by_height(const Walker& w, const Walker& o, float limit) const;
   int32_t floor_hops(uint32_t from, uint32_t to) const;
@@ -1093,6 +1116,13 @@ class StationModel {
 
   // per-tick scratch (derived, not state)
   CellGrid walker_grid_;
+  std::vector<WalkerSpot> walker_spots_;           ///< walker_grid_.items' positions, radii and floors, in its order
+  /// What the force law reads of a neighbour, per walker (rebuilt each sub-step: positions and velocities move).
+  struct Body {
+    V2 pos, vel, dir, move_dir;
+    float radius = 0, half_w = 0;
+  };
+  std::vector<Body> bodies_;
   float max_radius_ = 0;                           ///< the largest walking body this tick (sight's reach)
   std::vector<uint32_t> nb_start_, nb_items_;      ///< force neighbours per walker (CSR)
   std::vector<uint32_t> wall_start_, wall_items_;  ///< nearby walls per walker (CSR)
