@@ -497,12 +497,6 @@ void StationModel::accelerations(float h) {
   // at the start of the sub-step), into acc_; nothing is moved here.
   const auto n = static_cast<uint32_t>(state_.walkers.size());
   acc_.assign(n, V2{});
-  // What a neighbour's force reads of it, side by side (per-sub-step scratch: the same values).
-  bodies_.resize(n);
-  for (uint32_t j = 0; j < n; ++j) {
-    const Walker& o = state_.walkers[j];
-    bodies_[j] = Body{o.pos, o.vel, o.dir, move_dir_[j], o.radius, half_w_[j]};
-  }
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) { accelerations(h, begin, end); });
 }
 
@@ -661,6 +655,7 @@ void StationModel::integrate(float h, uint32_t begin, uint32_t end) {
     if (!move_refused(w, w.pos, to, &hit)) {
       w.pos = to;
       w.vel = v;
+      bodies_[i].pos = to, bodies_[i].vel = v;
       continue;
     }
     // Refused: slide along the wall that refused it (its normal part removed).
@@ -676,11 +671,20 @@ void StationModel::integrate(float h, uint32_t begin, uint32_t end) {
     } else {
       w.vel = V2{};  // wedged in a corner: stand this sub-step
     }
+    bodies_[i].pos = w.pos, bodies_[i].vel = w.vel;
   }
 }
 
 void StationModel::force_phase() {
   const float h = kDt / static_cast<float>(kSubSteps);
+  // What a neighbour's force reads of each walker, side by side (scratch: the
+  // same values); integrate() keeps its position and velocity current.
+  const auto n = static_cast<uint32_t>(state_.walkers.size());
+  bodies_.resize(n);
+  for (uint32_t j = 0; j < n; ++j) {
+    const Walker& o = state_.walkers[j];
+    bodies_[j] = Body{o.pos, o.vel, o.dir, move_dir_[j], o.radius, half_w_[j]};
+  }
   for (int s = 0; s < kSubSteps; ++s) {
     accelerations(h);
     integrate(h);
