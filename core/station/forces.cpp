@@ -140,10 +140,12 @@ void StationModel::rebuild_neighbours() {
   for (uint32_t i = 0; i < n; ++i)
     if (state_.walkers[i].phase == Phase::Walking) gr.items[fill[cell_of[i]]++] = i;
   walker_spots_.resize(gr.items.size());
-  for (std::size_t k = 0; k < gr.items.size(); ++k) {
-    const Walker& o = state_.walkers[gr.items[k]];
-    walker_spots_[k] = WalkerSpot{o.pos, o.radius, o.flight < 0 ? o.floor : WalkerSpot::kOnFlight};
-  }
+  parallel_ranges(workers_, static_cast<uint32_t>(gr.items.size()), kGrain, [&](uint32_t begin, uint32_t end) {
+    for (uint32_t k = begin; k < end; ++k) {
+      const Walker& o = state_.walkers[gr.items[k]];
+      walker_spots_[k] = WalkerSpot{o.pos, o.radius, o.flight < 0 ? o.floor : WalkerSpot::kOnFlight};
+    }
+  });
 
   // Force neighbours (within r_i + r_j + the social range + the motion margin) and nearby
   // walls, once per tick: each range of walkers lists its own into its own buffers (workers.h),
@@ -681,10 +683,12 @@ void StationModel::force_phase() {
   // same values); integrate() keeps its position and velocity current.
   const auto n = static_cast<uint32_t>(state_.walkers.size());
   bodies_.resize(n);
-  for (uint32_t j = 0; j < n; ++j) {
-    const Walker& o = state_.walkers[j];
-    bodies_[j] = Body{o.pos, o.vel, o.dir, move_dir_[j], o.radius, half_w_[j]};
-  }
+  parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
+    for (uint32_t j = begin; j < end; ++j) {
+      const Walker& o = state_.walkers[j];
+      bodies_[j] = Body{o.pos, o.vel, o.dir, move_dir_[j], o.radius, half_w_[j]};
+    }
+  });
   for (int s = 0; s < kSubSteps; ++s) {
     accelerations(h);
     integrate(h);

@@ -164,13 +164,15 @@ void StationModel::plan_phase() {
   // shoulders' sway as it nears its desired speed (the generalised
   // centrifugal-force model's b, from 0.25 m standing to 0.20 m walking).
   half_w_.resize(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    const Walker& w = state_.walkers[i];
-    const float v0 = w.desired_speed;
-    const float v = dmath::sqrt(sqr_length(w.vel));
-    const float f = v0 > 0.0f ? (v < v0 ? v / v0 : 1.0f) : 0.0f;
-    half_w_[i] = w.radius * (1.0f - kSway * f);
-  }
+  parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
+    for (uint32_t i = begin; i < end; ++i) {
+      const Walker& w = state_.walkers[i];
+      const float v0 = w.desired_speed;
+      const float v = dmath::sqrt(sqr_length(w.vel));
+      const float f = v0 > 0.0f ? (v < v0 ? v / v0 : 1.0f) : 0.0f;
+      half_w_[i] = w.radius * (1.0f - kSway * f);
+    }
+  });
   // Sight: reads every walker's position, velocity, last direction and
   // headway, which nothing above changed; all yaws first, then all directions.
   std::vector<float> yaw(n, 0.0f);
@@ -182,13 +184,15 @@ void StationModel::plan_phase() {
       yaw[i] = e0 == V2{} ? 0.0f : sight_yaw(i, e0);
     }
   });
-  for (uint32_t i = 0; i < n; ++i) {
-    Walker& w = state_.walkers[i];
-    if (w.phase != Phase::Walking) continue;
-    const V2 e0 = unit(w.drive - w.pos);
-    w.sight_yaw = yaw[i];
-    w.dir = yaw[i] == 0.0f ? e0 : rotated(e0, yaw[i]);
-  }
+  parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
+    for (uint32_t i = begin; i < end; ++i) {
+      Walker& w = state_.walkers[i];
+      if (w.phase != Phase::Walking) continue;
+      const V2 e0 = unit(w.drive - w.pos);
+      w.sight_yaw = yaw[i];
+      w.dir = yaw[i] == 0.0f ? e0 : rotated(e0, yaw[i]);
+    }
+  });
   // Walls (S24, seed 002 Motion): a body whose way is blocked by a wall within kSlideGap slides
   // along it (its direction loses the part into the wall); then the wall gap
   // along the direction it takes (docs/station-forces.md, "Walls steer; what
