@@ -483,6 +483,18 @@ constexpr float kExpUnderflow = -104.0f;
 
 namespace {
 
+// sum r^n / n!, n = 0..13, Horner from the top; the coefficients 1/n! are the
+// nearest doubles (1/2, 1/6, ... exact where a power of two).
+constexpr double exp_series(double r) {
+  double p = 0x1.6124613a86d09p-33;
+  const double c[] = {0x1.1eed8eff8d898p-29, 0x1.ae64567f544e4p-26, 0x1.27e4fb7789f5cp-22, 0x1.71de3a556c734p-19,
+                      0x1.a01a01a01a01ap-16, 0x1.a01a01a01a01ap-13, 0x1.6c16c16c16c17p-10, 0x1.1111111111111p-7,
+                      0x1.5555555555555p-5,  0x1.5555555555555p-3,  0x1.0p-1,              1.0,
+                      1.0};
+  for (const double ci : c) p = ci + r * p;
+  return p;
+}
+
 // e^r by its Taylor series in double after x = k ln 2 + r, for x within the
 // guards below. Its double result is within a few units in the last place (of
 // a double) of e^x; rounded once to float it is exp's value.
@@ -492,13 +504,7 @@ float exp_taylor(float x) {
   const double kd = (xd * kInvLn2 + kRoundMagic) - kRoundMagic;
   const int k = static_cast<int>(kd);
   const double r = (xd - kd * kLn2Hi) - kd * kLn2Lo;
-  // e^r = sum r^n / n!, n = 0..13, Horner from the top; the coefficients 1/n!
-  // are the nearest doubles (1/2, 1/6, ... exact where a power of two).
-  const double p =
-      1.0 + r * (1.0 + r * (0x1.0p-1 + r * (0x1.5555555555555p-3 + r * (0x1.5555555555555p-5 +
-      r * (0x1.1111111111111p-7 + r * (0x1.6c16c16c16c17p-10 + r * (0x1.a01a01a01a01ap-13 +
-      r * (0x1.a01a01a01a01ap-16 + r * (0x1.71de3a556c734p-19 + r * (0x1.27e4fb7789f5cp-22 +
-      r * (0x1.ae64567f544e4p-26 + r * (0x1.1eed8eff8d898p-29 + r * 0x1.6124613a86d09p-33))))))))))));
+  const double p = exp_series(r);
   // k in [-151, 128]: 2^k is a normal double and the product is exact.
   return static_cast<float>(p * pow2(k));
 }
@@ -520,16 +526,6 @@ constexpr double kLn2Over256Hi = 0x1.62e42fefp-9;            // 32 significant b
 constexpr double kLn2Over256Lo = 0x1.473de6af278edp-42;      // ln 2 / 256 - kLn2Over256Hi
 constexpr double k256InvLn2 = 0x1.71547652b82fep+8;          // 256 / ln 2
 constexpr std::uint64_t kExpNearHalf = 1u << 10;            // double ulps around a float's halfway point
-
-constexpr double exp_series(double r) {
-  double p = 0x1.6124613a86d09p-33;
-  const double c[] = {0x1.1eed8eff8d898p-29, 0x1.ae64567f544e4p-26, 0x1.27e4fb7789f5cp-22, 0x1.71de3a556c734p-19,
-                      0x1.a01a01a01a01ap-16, 0x1.a01a01a01a01ap-13, 0x1.6c16c16c16c17p-10, 0x1.1111111111111p-7,
-                      0x1.5555555555555p-5,  0x1.5555555555555p-3,  0x1.0p-1,              1.0,
-                      1.0};
-  for (const double ci : c) p = ci + r * p;
-  return p;
-}
 
 constexpr std::array<double, kExpTableSize> make_exp_table() {
   std::array<double, kExpTableSize> t{};
@@ -560,19 +556,9 @@ float exp_reference(float x) {
 }
 
 float exp(float x) {
-  const u32 ix = bits_of(x) & kAbsMask;
-  if (ix > kInfBits) {
-    return canonical_nan();
-  }
-  if (x > kExpOverflow) {
-    return std::bit_cast<float>(kInfBits);
-  }
-  if (x < kExpUnderflow) {
-    return 0.0f;
-  }
-  // Results that are subnormal floats (x < -87.33) or near FLT_MAX take the reference.
+  // NaN, the overflow and underflow, subnormal results (x < -87.33) and those near FLT_MAX: the reference.
   if (!(x > -87.0f && x < 88.0f)) {
-    return exp_taylor(x);
+    return exp_reference(x);
   }
   const double xd = static_cast<double>(x);
   const double kd = (xd * k256InvLn2 + kRoundMagic) - kRoundMagic;  // |k| <= 32,500
