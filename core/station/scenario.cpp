@@ -790,6 +790,48 @@ void StationModel::check_layout() const {
     }
     return std::find(seen.begin(), seen.end(), end) != seen.end();
   };
+  // To another floor: the parts of floors a body can walk (each floor's connected sets), joined
+  // by every stair and escalator the way its dir allows (0.4 m out of each mouth) and by every
+  // car between its landings (0.4 m in front of a door, or a doorless landing's middle): the
+  // goal's part must be among those reached from `from` (fare gates are not followed here: a
+  // floor is one part for this check however its gates run).
+  auto way_to_floor = [&](uint32_t f, float r, V2 from, uint32_t dest) {
+    const PortalGeom& g = portals_[dest];
+    std::vector<std::pair<uint32_t, int32_t>> seen, frontier;
+    const int32_t s0 = label(f, r, from);
+    if (s0 < 0) return false;
+    seen.push_back({f, s0});
+    frontier = seen;
+    bool found = false;
+    auto arrive = [&](uint32_t fl, V2 p, std::vector<std::pair<uint32_t, int32_t>>& next) {
+      const int32_t part = label(fl, r, p);
+      if (part < 0 || std::find(seen.begin(), seen.end(), std::make_pair(fl, part)) != seen.end()) return;
+      seen.push_back({fl, part});
+      next.push_back({fl, part});
+      if (fl == g.floor && label(fl, r, portal_goal(dest, p)) == part) found = true;
+    };
+    auto landing_front = [](const FlightGeom& fg) { return fg.door ? fg.mid0 - fg.axis * 0.4f : (fg.mid0 + fg.mid2) * 0.5f; };
+    while (!frontier.empty() && !found) {
+      std::vector<std::pair<uint32_t, int32_t>> next;
+      for (const auto& [fl, part] : frontier)
+        for (const FlightGeom& fg : flights_) {
+          if (fg.gate) continue;
+          if (fg.lift) {
+            if (fg.from != fl || label(fl, r, landing_front(fg)) != part) continue;
+            for (const FlightGeom& other : flights_)
+              if (other.lift && other.car == fg.car && other.from != fl) arrive(other.from, landing_front(other), next);
+            continue;
+          }
+          for (const int sense : {1, -1}) {
+            if (!fg.runs(sense) || fg.entry_floor(sense) != fl) continue;
+            if (label(fl, r, fg.entry_mid(sense) - fg.travel(sense) * 0.4f) != part) continue;
+            arrive(sense > 0 ? fg.to : fg.from, fg.exit_mid(sense) + fg.travel(sense) * 0.4f, next);
+          }
+        }
+      frontier.swap(next);
+    }
+    return found;
+  };
   // The radius checked is the body's less 0.07 m, half the grid's node
   // sampling: a door the body fits through (2 r + 0.1 m, issue 14) is never
   // refused for where the 0.7 m cells happen to fall; a way cut off is.
@@ -802,6 +844,10 @@ void StationModel::check_layout() const {
       if (!floors_joined(f, g.floor))
         fail(place, name + " is on floor " + floor_name(g.floor) + " and " + who + " on floor " + floor_name(f) +
                         ": no stair or escalator (nor a chain of them, each the way its dir allows), nor an elevator, leads there");
+      if (!way_to_floor(f, r, from, dest))
+        fail(place, name + " on floor " + floor_name(g.floor) + " cannot be reached from " + who + " on floor " + floor_name(f) +
+                        " by a body of radius " + num_text(body) +
+                        " m: walls or solids cut every way to, between or from the stairs, escalators and elevators that join the floors");
       return;
     }
     const int32_t a = label(f, r, from);

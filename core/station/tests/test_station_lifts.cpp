@@ -269,6 +269,35 @@ TEST_CASE("seed 002 Elevator - a landing without a door: entered from any edge, 
   CHECK(stepped >= 0);
 }
 
+TEST_CASE("the load check follows the way through an elevator: a landing walled off on either floor refuses the target", "[station][lifts]") {
+  // A portal on the ground floor spawning walkers for the top floor, whose only
+  // way there is the car. Before, a landing cut off by walls (on the floor the
+  // walkers start on or on the one they go to) loaded, and its walkers stood at
+  // the wall for the whole run.
+  auto with_spawner = [](Json j) {
+    j["portals"][0]["mode"] = "both";
+    j["portals"][0]["count"] = 3;
+    j["portals"][0]["target"] = "high";
+    return j;
+  };
+  CHECK(scenario_error(with_spawner(building())).empty());
+  CHECK(scenario_error(with_spawner(building(1.1f, false))).empty());  // a doorless landing: reached at its middle
+  for (const int floor : {0, 2}) {
+    for (const bool door : {true, false}) {
+      INFO("the wall on floor " << floor << (door ? ", a door" : ", no door"));
+      Json j = with_spawner(building(1.1f, door));
+      j["floors"][static_cast<std::size_t>(floor)]["obstacles"] = Json::array({rect(12, 0, 12.3f, 10)});  // x 12: the landing's side cut off
+      CHECK_THAT(scenario_error(j), Catch::Contains("$.portals[0].target: portal \"high\" on floor \"top\" cannot be reached from "
+                                                    "portal \"low\" on floor \"ground\"") &&
+                                        Catch::Contains("stairs, escalators and elevators"));
+    }
+  }
+  // Walled off on the middle floor only: the car rides past it.
+  Json j = with_spawner(building());
+  j["floors"][1]["obstacles"] = Json::array({rect(12, 0, 12.3f, 10)});
+  CHECK(scenario_error(j).empty());
+}
+
 TEST_CASE("seed 002 Population - the lift is taken by those who prefer it, or by everyone on an elevator route", "[station][lifts]") {
   // "p_impaired and p_disable are independent chances, at spawn, that the
   // walker prefers an elevator over a stair. A scenario-wide elevator route

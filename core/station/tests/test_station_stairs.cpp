@@ -287,6 +287,28 @@ TEST_CASE("seed 002 Stair - zones refused by JSON path", "[station][stairs][scen
          j["portals"][0]["target"] = "high";
        },
        "$.portals[0].target: portal \"high\" is on floor \"upper\" and portal \"low\" on floor \"ground\": no stair"},
+      {"a spawning portal's target walled off from the stair's top", [](Json& j) {
+         j["portals"][0]["mode"] = "both";
+         j["portals"][0]["count"] = 3;
+         j["portals"][0]["target"] = "high";
+         j["floors"][1]["obstacles"] = Json::array({rect(24, 0, 24.3f, 4)});
+       },
+       "$.portals[0].target: portal \"high\" on floor \"upper\" cannot be reached from portal \"low\" on floor \"ground\" by a body of "
+       "radius 0.255 m: walls or solids cut every way to, between or from the stairs, escalators and elevators that join the floors"},
+      {"a spawning portal walled off from the stair's foot", [](Json& j) {
+         j["portals"][0]["mode"] = "both";
+         j["portals"][0]["count"] = 3;
+         j["portals"][0]["target"] = "high";
+         j["floors"][0]["obstacles"] = Json::array({rect(5, 0, 5.3f, 4)});
+       },
+       "$.portals[0].target: portal \"high\" on floor \"upper\" cannot be reached from portal \"low\" on floor \"ground\""},
+      {"a spawning portal's target past a wall with a 1 m gap", [](Json& j) {
+         j["portals"][0]["mode"] = "both";
+         j["portals"][0]["count"] = 3;
+         j["portals"][0]["target"] = "high";
+         j["floors"][1]["obstacles"] = Json::array({rect(24, 0, 24.3f, 3)});
+       },
+       ""},
       {"a rotation that reaches no portal", [](Json& j) {
          j["zones"][0]["dir"] = "against";
          j["portals"][0]["mode"] = "both";
