@@ -1117,7 +1117,7 @@ class StationModel {
   // per-tick scratch (derived, not state)
   CellGrid walker_grid_;
   std::vector<WalkerSpot> walker_spots_;           ///< walker_grid_.items' positions, radii and floors, in its order
-  /// What the force law reads of a neighbour, per walker (rebuilt each sub-step: positions and velocities move).
+  /// What the force law reads of a neighbour, per walker (made as the force phase starts; integrate() keeps pos and vel current).
   struct Body {
     V2 pos, vel, dir, move_dir;
     float radius = 0, half_w = 0;
