@@ -224,6 +224,13 @@ TEST_CASE("seed 002 Stair - the stair is chosen in seconds: walk, crossing, 6 s 
   CHECK(m2.state().walkers[0].via == 0);
 }
 
+// The ground floor's portal spawns walkers bound up the stair for "high".
+static void spawn_for_high(Json& j) {
+  j["portals"][0]["mode"] = "both";
+  j["portals"][0]["count"] = 3;
+  j["portals"][0]["target"] = "high";
+}
+
 TEST_CASE("seed 002 Stair - zones refused by JSON path", "[station][stairs][scenario]") {
   struct Case {
     const char* what;
@@ -282,30 +289,22 @@ TEST_CASE("seed 002 Stair - zones refused by JSON path", "[station][stairs][scen
        "$.zones[1].polygon: overlaps zone \"stair\"'s flight"},
       {"a spawning portal's target up a one-way stair going down", [](Json& j) {
          j["zones"][0]["dir"] = "against";
-         j["portals"][0]["mode"] = "both";
-         j["portals"][0]["count"] = 3;
-         j["portals"][0]["target"] = "high";
+         spawn_for_high(j);
        },
        "$.portals[0].target: portal \"high\" is on floor \"upper\" and portal \"low\" on floor \"ground\": no stair"},
       {"a spawning portal's target walled off from the stair's top", [](Json& j) {
-         j["portals"][0]["mode"] = "both";
-         j["portals"][0]["count"] = 3;
-         j["portals"][0]["target"] = "high";
+         spawn_for_high(j);
          j["floors"][1]["obstacles"] = Json::array({rect(24, 0, 24.3f, 4)});
        },
        "$.portals[0].target: portal \"high\" on floor \"upper\" cannot be reached from portal \"low\" on floor \"ground\" by a body of "
        "radius 0.255 m: walls or solids cut every way to, between or from the stairs, escalators and elevators that join the floors"},
       {"a spawning portal walled off from the stair's foot", [](Json& j) {
-         j["portals"][0]["mode"] = "both";
-         j["portals"][0]["count"] = 3;
-         j["portals"][0]["target"] = "high";
+         spawn_for_high(j);
          j["floors"][0]["obstacles"] = Json::array({rect(5, 0, 5.3f, 4)});
        },
        "$.portals[0].target: portal \"high\" on floor \"upper\" cannot be reached from portal \"low\" on floor \"ground\""},
       {"a spawning portal's target past a wall with a 1 m gap", [](Json& j) {
-         j["portals"][0]["mode"] = "both";
-         j["portals"][0]["count"] = 3;
-         j["portals"][0]["target"] = "high";
+         spawn_for_high(j);
          j["floors"][1]["obstacles"] = Json::array({rect(24, 0, 24.3f, 3)});
        },
        ""},
