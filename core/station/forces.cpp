@@ -91,8 +91,8 @@ inline float extent(float wd, float r, V2 axis, V2 n) {
 }
 
 void StationModel::rebuild_neighbours() {
-  // A uniform grid rebuilt each step (cells of 2 m, wider for very large
-  // bodies), filled in walker index order: deterministic iteration.
+  // A uniform grid rebuilt each step (cells of half the force's reach, at
+  // least 1 m; below), filled in walker index order: deterministic iteration.
   const auto n = static_cast<uint32_t>(state_.walkers.size());
   float maxr = 0.0f, minx = 0, miny = 0, maxx = 0, maxy = 0;
   for (std::size_t f = 0; f < floors_.size(); ++f) {

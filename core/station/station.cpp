@@ -26,7 +26,7 @@ void StationModel::step(const Input& input) {
   }
   {
     const auto phase = phases_.scope(kNeighbours);
-    rebuild_neighbours();  // 3. the 2 m walker grid, force neighbours, nearby walls
+    rebuild_neighbours();  // 3. the walker grid, force neighbours, nearby walls
   }
   {
     const auto phase = phases_.scope(kPlan);
