@@ -163,6 +163,10 @@ void StationModel::plan_phase() {
   // The body's half-width this tick (S59): its radius at rest, less the
   // shoulders' sway as it nears its desired speed (the generalised
   // centrifugal-force model's b, from 0.25 m standing to 0.20 m walking).
+  // A body moving along close to a wall turns its shoulders (S60): down to its
+  // half-depth kDepth r across, in full within r + kTurnNear of a wall across
+  // its motion on either side, not at all from r + kTurnFar on, and only as it
+  // moves (in full from kTurnSpeed of its desired speed; at rest it stands square).
   half_w_.resize(n);
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
     for (uint32_t i = begin; i < end; ++i) {
@@ -170,7 +174,9 @@ void StationModel::plan_phase() {
       const float v0 = w.desired_speed;
       const float v = dmath::sqrt(sqr_length(w.vel));
       const float f = v0 > 0.0f ? (v < v0 ? v / v0 : 1.0f) : 0.0f;
-      half_w_[i] = w.radius * (1.0f - kSway * f);
+      float hw = w.radius * (1.0f - kSway * f);
+      if (w.phase == Phase::Walking && w.flight < 0 && v > 0.0f && v0 > 0.0f) hw -= (hw - kDepth * w.radius) * wall_turn(w, v);
+      half_w_[i] = hw;
     }
   });
   // Sight: reads every walker's position, velocity, last direction and

@@ -150,7 +150,7 @@ inline constexpr uint32_t kGrain = 64;           ///< walkers per range of a ste
 /// two). Any value gives the same bits.
 inline constexpr std::size_t kParallelWalkers = 2000;
 inline constexpr uint32_t kCellGrain = 4096;     ///< routing cells per range of the crowd field's parallel parts (the same)
-inline constexpr float kTimeGap = 0.35f;          ///< s: headway speed = gap / T (docs/station-forces.md, "Headway")
+inline constexpr float kTimeGap = 0.36f;          ///< s: headway speed = gap / T (docs/station-forces.md, "Headway"; 0.35 s before model version 17)
 inline constexpr float kHeadwayCap = 3.0f;        ///< m: the headway looked for (nobody nearer: 3 m)
 inline constexpr float kOncomingRange = 20.0f;     ///< m ahead a walker looks for someone coming the other way (S25)
 inline constexpr float kOncomingHalf = 3.0f;       ///< m to either side of its line
@@ -162,6 +162,9 @@ inline constexpr float kBandAhead = 1.0f;          ///< m along the leg to the p
 inline constexpr float kBandMaxOffset = 1.0f;      ///< m: its sideways offset at most (a turn of at most 45 degrees)
 inline constexpr float kBandStraightCos = 0.70710678f;  ///< a corner turning less than 45 degrees does not close the band (S29)
 inline constexpr float kSway = 0.2f;              ///< a body's half-width r (1 - kSway min(1, speed / desired speed)): the generalised centrifugal-force model's 0.25 m at rest, 0.20 m at its desired speed (S59)
+inline constexpr float kTurnNear = 0.3f;          ///< m: within r + this of a wall across its heading a moving body is turned in full, kDepth r across (S60)
+inline constexpr float kTurnFar = 0.7f;           ///< m: from r + this on it is not turned; linear between (S60)
+inline constexpr float kTurnSpeed = 0.25f;        ///< the turn grows with the speed up to this fraction of the desired speed: a body at rest stands square (S60)
 inline constexpr float kSlideGap = 0.1f;          ///< m: a wall this near along my direction turns it along the wall (docs/station-forces.md)
 inline constexpr float kHeldFraction = 0.5f;      ///< S20: held by the one ahead below this share of v0 ...
 inline constexpr float kHeldStuckRate = 0.25f;    ///< ... the stuck timer then runs at a quarter of the rate
@@ -846,7 +849,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 16;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line); 13: a zone's stop_delay_s (the walker's hold_s, the route's stopped); 14: elevators (the cars, the walker's lift and lock_ticks, the riding phase); 15: the queue lines' soft cost, the walk round a line to its back (the route's back, back_k); 16: the body narrows as it walks (S59)
+  static constexpr uint32_t kVersion = 17;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line); 13: a zone's stop_delay_s (the walker's hold_s, the route's stopped); 14: elevators (the cars, the walker's lift and lock_ticks, the riding phase); 15: the queue lines' soft cost, the walk round a line to its back (the route's back, back_k); 16: the body narrows as it walks (S59); 17: a moving body turns its shoulders beside a wall (S60), T = 0.36 s
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
   /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
   static constexpr std::array<std::string_view, 9> kPhases{"inputs", "spawn",      "neighbours", "plan",   "forces",
@@ -880,6 +883,9 @@ class StationModel {
   void set_state(const State& s);
   const Scenario& scenario() const { return scenario_; }
   const std::vector<FloorGeom>& floors() const { return floors_; }
+  /// The half-width across its motion walker w had in the last step (S59, S60),
+  /// or its radius before the first step. Not state: made from it each step.
+  float half_width(uint32_t w) const { return w < half_w_.size() ? half_w_[w] : state_.walkers.at(w).radius; }
   /// The model contract's body view (body_view.h): each floor's outlines and
   /// solids as the scenario gives them; the walking bodies, by walker index,
   /// heading along their velocity (their direction when they stand).
@@ -1046,6 +1052,11 @@ class StationModel {
   /// How far the ray from p along the unit n runs before it meets a wall of
   /// the floor, at most `reach`.
   float ray_room(uint32_t floor, V2 p, V2 n, float reach) const;
+  /// S60: how far (0..1) a walker moving at speed v > 0 turns its shoulders
+  /// for the walls beside it: the nearer of the walls straight across its
+  /// heading (last tick's direction) on either side, within r + kTurnNear in full, none from r + kTurnFar,
+  /// times min(1, v / (kTurnSpeed v0)).
+  float wall_turn(const Walker& w, float v) const;
   void recover_if_stuck(uint32_t w, V2 drive, std::vector<uint8_t>& kick);
   bool crowd_check(uint32_t w);  // true: the path was rebuilt
   // crowd costs (route.cpp): the floor's field of linear costs, built at most once per step

@@ -179,6 +179,58 @@ TEST_CASE("station forces - a body narrows as it walks: 0.25 m half-width standi
   CHECK(walking <= 2.0f * soc * 0.05 + 1e-3);        // and no more: no contact
 }
 
+TEST_CASE("station forces - shoulders turn beside a wall: 0.75 r across within r + 0.3 m of it, none from r + 0.7 m, growing with speed (S60)",
+          "[station][forces][contact]") {
+  // S60: the half-width of S59, w_s = r (1 - 0.2 min(1, v / v0)), moves toward
+  // the half-depth 0.75 r by t_room t_speed: t_room is 1 when the nearer wall
+  // straight across the heading (either side) is within r + 0.3 m, 0 from
+  // r + 0.7 m on, linear between; t_speed = min(1, v / (0.25 v0)). A hall
+  // 20 x 10 m, its south wall at y = 0; everyone heads east for x 18..20.
+  Json j = hall(20, 10);
+  j["portals"] = Json::array({Json{{"id", "end"}, {"polygon", rect(18, 0, 20, 10)}, {"mode", "despawn"}}});
+  auto at = [](double x, double y, double vx) {
+    return Json{{"position", {x, y}}, {"velocity", {vx, 0.0}}, {"destination", "end"}, {"desired_speed", 1.34}, {"radius", 0.25}};
+  };
+  // 0: walking 0.4 m off the wall; 1: 0.75 m off it; 2: in the open; 3: 0.4 m
+  // off the wall, starting from rest (one step later still slow).
+  j["walkers"] = Json::array({at(3, 0.4, 1.34), at(7, 0.75, 1.34), at(3, 5, 1.34), at(11, 0.4, 0.0)});
+  auto m = make(j);
+  m.step({});  // the first step sets each heading; the turn reads last step's heading
+  const auto before = m.state().walkers;
+  m.step({});
+  const float r = 0.25f;
+  for (uint32_t i = 0; i < before.size(); ++i) {
+    const auto& w = before[i];
+    const float v0 = w.desired_speed;
+    const float v = std::sqrt(w.vel.x * w.vel.x + w.vel.y * w.vel.y);
+    const float ws = r * (1.0f - 0.2f * std::min(1.0f, v / v0));
+    // The nearer wall of the 20 x 10 m box straight across the heading, along
+    // either across ray +-(-dir.y, dir.x).
+    REQUIRE(length(w.dir) == Approx(1.0f).epsilon(1e-5));
+    float d = 1e9f;
+    for (const float side : {1.0f, -1.0f}) {
+      const float nx = -w.dir.y * side, ny = w.dir.x * side;
+      if (nx < 0) d = std::min(d, w.pos.x / -nx);
+      if (nx > 0) d = std::min(d, (20.0f - w.pos.x) / nx);
+      if (ny < 0) d = std::min(d, w.pos.y / -ny);
+      if (ny > 0) d = std::min(d, (10.0f - w.pos.y) / ny);
+    }
+    const float t_room = std::clamp((r + 0.7f - d) / 0.4f, 0.0f, 1.0f);
+    const float t_speed = std::min(1.0f, v / (0.25f * v0));
+    const float expect = ws - (ws - 0.75f * r) * t_room * t_speed;
+    INFO("walker " << i << " at y " << w.pos.y << ", " << v << " m/s: half-width " << m.half_width(i) << ", expected " << expect);
+    CHECK(m.half_width(i) == Approx(expect).epsilon(1e-5));
+  }
+  CHECK(before[0].pos.y < 0.55f);                         // within r + 0.3 m of the wall, walking
+  CHECK(length(before[0].vel) > 0.25f * 1.34f);
+  CHECK(m.half_width(0) == Approx(0.1875f).epsilon(1e-6));  // turned in full
+  CHECK(m.half_width(1) > 0.1875f);                        // partly
+  CHECK(m.half_width(1) < m.half_width(2));
+  CHECK(m.half_width(2) == Approx(0.25f * (1.0f - 0.2f * std::min(1.0f, length(before[2].vel) / 1.34f))).epsilon(1e-5));  // S59 only
+  CHECK(length(before[3].vel) < 0.25f * 1.34f);            // slow, off its start: turned only in part
+  CHECK(m.half_width(3) > 0.1875f);
+}
+
 TEST_CASE("station forces - bodies pressed together separate without blowing up (stable contact)",
           "[station][forces][contact]") {
   // Two overlapping bodies (0.2 m apart, radii 0.25): k/m = 1500 s^-2 contact
