@@ -164,8 +164,9 @@ void StationModel::plan_phase() {
   // shoulders' sway as it nears its desired speed (the generalised
   // centrifugal-force model's b, from 0.25 m standing to 0.20 m walking).
   // A body moving along close to a wall turns its shoulders (S60): down to its
-  // half-depth kDepth r across, in full within r + kTurnNear of a wall across
-  // its motion on either side, not at all from r + kTurnFar on, and only as it
+  // half-depth kDepth r across, in full within r + kTurnNear of a wall straight
+  // across its heading (last tick's direction) on either side, not at all from
+  // r + kTurnFar on, and only as it
   // moves (in full from kTurnSpeed of its desired speed; at rest it stands square).
   half_w_.resize(n);
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
