@@ -166,8 +166,8 @@ void StationModel::plan_phase() {
   // A body moving along close to a wall turns its shoulders (S60): down to its
   // half-depth kDepth r across, in full within r + kTurnNear of a wall straight
   // across its heading (last tick's direction) on either side, not at all from
-  // r + kTurnFar on, and only as it
-  // moves (in full from kTurnSpeed of its desired speed; at rest it stands square).
+  // r + kTurnFar on, and only as it moves (in full from kTurnSpeed of its
+  // desired speed; at rest it stands square).
   half_w_.resize(n);
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
     for (uint32_t i = begin; i < end; ++i) {
