@@ -385,7 +385,10 @@ float StationModel::headway_of(uint32_t i) const {
     // one waits, never both (a standstill) nor neither (both push into
     // the same gap) (S20).
     if (!(dot(d, e + o.dir) > 0.0f)) return true;
-    const float l = half_w_[i] + half_w_[j];
+    // Only a walker within kHeadwayAcross of our two half-widths across my
+    // heading limits my speed (S61): one further out is passed shoulder to
+    // shoulder (the collision-free speed model's thin bodies).
+    const float l = kHeadwayAcross * (half_w_[i] + half_w_[j]);
     const float s = dot(d, nl);
     if (s > l || s < -l) return true;
     // The swept gap: how far I can move along e before my body touches theirs
@@ -634,9 +637,20 @@ void StationModel::integrate(float h, uint32_t begin, uint32_t end) {
     // Along my direction of motion (dir, or dir slid along a wall), the
     // nearer of the headway and the wall gap sets the speed.
     const V2 e = move_dir_[i];
-    const float gap = w.headway < wall_gap_[i] ? w.headway : wall_gap_[i];
-    const float hv = gap / kTimeGap;
+    // The standing gap g0 (S61, the intelligent driver model's jam distance):
+    // the speed goes to zero g0 short of the one ahead, g0 fading out as the
+    // walker nears its desired speed and as a wall comes across its heading.
+    // Not on a flight, where the tread kept free is its standing gap (S35),
+    // nor in a line at a belt's or gate's mouth, whose spacing the seed gives.
     const float v0 = speed_goal(w);
+    float g0 = 0.0f;
+    if (w.flight < 0 && w.line < 0 && v0 > 0.0f) {
+      const float slow = 1.0f - dmath::sqrt(sqr_length(w.vel)) / v0;
+      g0 = slow > 0.0f ? kStandGap * slow * stand_room_[i] : 0.0f;
+    }
+    const float held = w.headway > g0 ? w.headway - g0 : 0.0f;
+    const float gap = held < wall_gap_[i] ? held : wall_gap_[i];
+    const float hv = gap / kTimeGap;
     const float drive = (hv < v0 ? hv : v0) / kTau;
     V2 v{(w.vel.x + h * (drive * e.x + a.x)) / den, (w.vel.y + h * (drive * e.y + a.y)) / den};
     // The collision-free speed cap: along my direction no faster than the
@@ -644,7 +658,7 @@ void StationModel::integrate(float h, uint32_t begin, uint32_t end) {
     // and along my direction of motion no faster than the nearer of the
     // headway and the wall gap allows. (The slide turns the motion by less
     // than 90 degrees from dir, so the second cut never undoes the first.)
-    const float hw = w.headway / kTimeGap;
+    const float hw = held / kTimeGap;
     const float along_dir = dot(v, w.dir);
     if (along_dir > hw) v = v - w.dir * (along_dir - hw);
     const float along = dot(v, e);

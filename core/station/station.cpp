@@ -168,7 +168,11 @@ void StationModel::plan_phase() {
   // across its heading (last tick's direction) on either side, not at all from
   // r + kTurnFar on, and only as it moves (in full from kTurnSpeed of its
   // desired speed; at rest it stands square).
+  // The standing gap's room factor (S61): 1 - t_room, S60's measure of a
+  // wall straight across the heading, whatever the speed (a standing body
+  // beside a wall closes up as well); 1 before its first heading.
   half_w_.resize(n);
+  stand_room_.resize(n);
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
     for (uint32_t i = begin; i < end; ++i) {
       const Walker& w = state_.walkers[i];
@@ -176,8 +180,11 @@ void StationModel::plan_phase() {
       const float v = dmath::sqrt(sqr_length(w.vel));
       const float f = v0 > 0.0f ? (v < v0 ? v / v0 : 1.0f) : 0.0f;
       float hw = w.radius * (1.0f - kSway * f);
-      if (w.phase == Phase::Walking && w.flight < 0 && v > 0.0f && v0 > 0.0f) hw -= (hw - kDepth * w.radius) * wall_turn(w, v);
+      const bool turns = w.phase == Phase::Walking && w.flight < 0 && v0 > 0.0f;
+      const float room = turns ? wall_turn(w, v0) : 0.0f;  // at v0 the turn is t_room alone
+      if (turns && v > 0.0f) hw -= (hw - kDepth * w.radius) * (v < kTurnSpeed * v0 ? room * (v / (kTurnSpeed * v0)) : room);
       half_w_[i] = hw;
+      stand_room_[i] = 1.0f - room;
     }
   });
   // Sight: reads every walker's position, velocity, last direction and
@@ -231,7 +238,11 @@ void StationModel::plan_phase() {
   std::vector<float> hw(n, kHeadwayCap);
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
     for (uint32_t i = begin; i < end; ++i)
-      if (state_.walkers[i].phase == Phase::Walking) hw[i] = std::min({headway_of(i), belt_hold_gap(i), lift_gap(i)});
+      if (state_.walkers[i].phase == Phase::Walking) {
+        const float own = headway_of(i), held = std::min(belt_hold_gap(i), lift_gap(i));
+        hw[i] = std::min(own, held);
+        if (held <= own) stand_room_[i] = 0.0f;  // a belt's or a car's spacing holds it, the seed's own: no standing gap (S61)
+      }
   });
   for (uint32_t i = 0; i < n; ++i) state_.walkers[i].headway = hw[i];
   // Recovery's sideways velocity, applied after everyone has looked.

@@ -150,7 +150,9 @@ inline constexpr uint32_t kGrain = 64;           ///< walkers per range of a ste
 /// two). Any value gives the same bits.
 inline constexpr std::size_t kParallelWalkers = 2000;
 inline constexpr uint32_t kCellGrain = 4096;     ///< routing cells per range of the crowd field's parallel parts (the same)
-inline constexpr float kTimeGap = 0.36f;          ///< s: headway speed = gap / T (docs/station-forces.md, "Headway"; 0.35 s before model version 17)
+inline constexpr float kTimeGap = 0.40f;          ///< s: headway speed = (gap - g0) / T (docs/station-forces.md, "Headway"; 0.35 s before model version 17, 0.36 s before 18)
+inline constexpr float kHeadwayAcross = 0.7f;     ///< the headway's corridor: a walker limits my speed within this share of our two half-widths across my heading (S61)
+inline constexpr float kStandGap = 0.2f;          ///< m: g0, the standing gap kept to the one ahead, fading as the walker nears its desired speed and beside a wall (S61)
 inline constexpr float kHeadwayCap = 3.0f;        ///< m: the headway looked for (nobody nearer: 3 m)
 inline constexpr float kOncomingRange = 20.0f;     ///< m ahead a walker looks for someone coming the other way (S25)
 inline constexpr float kOncomingHalf = 3.0f;       ///< m to either side of its line
@@ -849,7 +851,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 17;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line); 13: a zone's stop_delay_s (the walker's hold_s, the route's stopped); 14: elevators (the cars, the walker's lift and lock_ticks, the riding phase); 15: the queue lines' soft cost, the walk round a line to its back (the route's back, back_k); 16: the body narrows as it walks (S59); 17: a moving body turns its shoulders beside a wall (S60), T = 0.36 s
+  static constexpr uint32_t kVersion = 18;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line); 13: a zone's stop_delay_s (the walker's hold_s, the route's stopped); 14: elevators (the cars, the walker's lift and lock_ticks, the riding phase); 15: the queue lines' soft cost, the walk round a line to its back (the route's back, back_k); 16: the body narrows as it walks (S59); 17: a moving body turns its shoulders beside a wall (S60), T = 0.36 s; 18: the standing gap, the headway's narrower corridor, T = 0.40 s (S61)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
   /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
   static constexpr std::array<std::string_view, 9> kPhases{"inputs", "spawn",      "neighbours", "plan",   "forces",
@@ -1140,6 +1142,7 @@ class StationModel {
   std::vector<float> wall_gap_;                    ///< this tick's wall gap per walker (plan phase; wall_gap_of)
   std::vector<V2> move_dir_;                       ///< this tick's direction of motion: dir, or dir slid along a wall
   std::vector<float> half_w_;                      ///< this tick's half-width per walker (S59: narrower as it walks)
+  std::vector<float> stand_room_;                  ///< this tick's room factor of the standing gap per walker: 1 - t_room (S61)
   std::vector<V2> acc_;                            ///< accelerations of one sub-step
   // crowd costs (derived from state_.crowd, rebuilt lazily each step; route.cpp)
   std::vector<uint8_t> crowd_fresh_;                       ///< per floor: built this step

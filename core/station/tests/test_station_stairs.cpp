@@ -477,6 +477,32 @@ TEST_CASE("seed 002 Stair - on a flight a walker keeps a tread more free before 
   CHECK(flight_h == Approx(flight_gap - kTreadGap).margin(1e-3));
 }
 
+TEST_CASE("station headway - on a flight: the tread kept free is the standing gap, no g0 on top (S61)", "[station][stairs][headway]") {
+  // A flight 4 m wide (the floors' whole width). A row of people stands across
+  // it 0.8 m ahead of A, shoulder to shoulder (nobody passes; the test puts
+  // each back at rest in its place after every tick). A walks up to the row
+  // and stands. On the flight its headway is the swept gap less S35's tread
+  // (0.2 m), and that is all it keeps free: it closes up until the headway is
+  // about 0. The flight's sides are 2 m away (t_room 0), so the standing gap
+  // on top would stop it at a headway of 0.2 m.
+  Json j = stair_world();
+  j["zones"][0]["polygon"] = Json::array({{10, 4}, {10, 0}, {20, 0}, {20, 4}});
+  j["walkers"] = Json::array({placed_walker({13.0f, 2}, "ground", "high")});
+  for (int q = 0; q < 8; ++q) j["walkers"].push_back(placed_walker({13.8f, 0.25f + 0.5f * static_cast<float>(q)}, "ground", "high"));
+  auto m = make(j);
+  for (int k = 0; k < 80; ++k) {  // 4 s
+    m.step(m.scripted_input());
+    auto st = m.state();
+    for (int q = 0; q < 8; ++q) st.walkers[q + 1].pos = V2{13.8f, 0.25f + 0.5f * static_cast<float>(q)}, st.walkers[q + 1].vel = V2{};
+    m.set_state(st);
+  }
+  const auto& a = m.state().walkers[0];
+  INFO("A at " << a.pos.x << ", " << a.pos.y << ", " << length(a.vel) << " m/s, headway " << a.headway);
+  REQUIRE(a.flight == 0);
+  CHECK(std::fabs(a.vel.x) < 0.05f);  // no longer closing in
+  CHECK(a.headway < 0.05f);
+}
+
 TEST_CASE("seed 002 Recovery - on a stair: pointed at the mouth it should use and repathed, nothing muted, no sideways kick (S36)", "[station][stairs]") {
   // "On a stair, they are pointed at the mouth they should use and repath."
   for (const bool changing : {true, false}) {
