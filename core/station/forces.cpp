@@ -355,8 +355,8 @@ float StationModel::headway_of(uint32_t i) const {
   // docs/station-forces.md, "Headway" (the collision-free speed model's
   // spacing, Tordeux et al. 2016): the swept gap (how far my body moves along
   // my direction before it touches theirs) to the nearest walker ahead
-  // along my direction, within my body corridor (lateral offset at most the
-  // two radii), who is going my way (its direction within 90 degrees of mine)
+  // along my direction, within the headway's corridor (lateral offset at most
+  // 0.7 of the two half-widths, S61), who is going my way (its direction within 90 degrees of mine)
   // and is ahead of me along our mean direction, not behind a wall; capped at
   // kHeadwayCap.
   const Walker& w = state_.walkers[i];
