@@ -639,12 +639,11 @@ void StationModel::integrate(float h, uint32_t begin, uint32_t end) {
     const V2 e = move_dir_[i];
     // The standing gap g0 (S61, the intelligent driver model's jam distance):
     // the speed goes to zero g0 short of the one ahead, g0 fading out as the
-    // walker nears its desired speed and as a wall comes across its heading.
-    // Not on a flight, where the tread kept free is its standing gap (S35),
-    // nor in a line at a belt's or gate's mouth, whose spacing the seed gives.
+    // walker nears its desired speed and as a wall comes across its heading
+    // (stand_room_, which is 0 where the gap does not apply: plan_phase).
     const float v0 = speed_goal(w);
     float g0 = 0.0f;
-    if (w.flight < 0 && w.line < 0 && v0 > 0.0f) {
+    if (stand_room_[i] > 0.0f && v0 > 0.0f) {
       const float slow = 1.0f - dmath::sqrt(sqr_length(w.vel)) / v0;
       g0 = slow > 0.0f ? kStandGap * slow * stand_room_[i] : 0.0f;
     }

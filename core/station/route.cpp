@@ -688,14 +688,12 @@ float StationModel::ray_room(uint32_t floor, V2 p, V2 n, float reach) const {
   return best;
 }
 
-float StationModel::wall_turn(const Walker& w, float v) const {
+float StationModel::wall_room(const Walker& w) const {
   if (w.dir == V2{}) return 0.0f;
   const V2 across = left_of(w.dir);
   const float far = w.radius + kTurnFar, near = w.radius + kTurnNear;
   const float d = std::min(ray_room(w.floor, w.pos, across, far), ray_room(w.floor, w.pos, across * -1.0f, far));
-  const float by_room = d <= near ? 1.0f : (d >= far ? 0.0f : (far - d) / (far - near));
-  const float slow = kTurnSpeed * w.desired_speed;
-  return v < slow ? by_room * (v / slow) : by_room;
+  return d <= near ? 1.0f : (d >= far ? 0.0f : (far - d) / (far - near));
 }
 
 V2 StationModel::band_aim(uint32_t w, V2 drive, bool coming) const {

@@ -170,7 +170,10 @@ void StationModel::plan_phase() {
   // desired speed; at rest it stands square).
   // The standing gap's room factor (S61): 1 - t_room, S60's measure of a
   // wall straight across the heading, whatever the speed (a standing body
-  // beside a wall closes up as well); 1 before its first heading.
+  // beside a wall closes up as well); 1 before its first heading. 0, no
+  // standing gap, on a flight (the tread kept free is its standing gap, S35)
+  // and in a line at a belt's or gate's mouth (the seed's spacing, S47); the
+  // headway pass below also clears it where a belt's or car's spacing holds.
   half_w_.resize(n);
   stand_room_.resize(n);
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
@@ -181,10 +184,13 @@ void StationModel::plan_phase() {
       const float f = v0 > 0.0f ? (v < v0 ? v / v0 : 1.0f) : 0.0f;
       float hw = w.radius * (1.0f - kSway * f);
       const bool turns = w.phase == Phase::Walking && w.flight < 0 && v0 > 0.0f;
-      const float room = turns ? wall_turn(w, v0) : 0.0f;  // at v0 the turn is t_room alone
-      if (turns && v > 0.0f) hw -= (hw - kDepth * w.radius) * (v < kTurnSpeed * v0 ? room * (v / (kTurnSpeed * v0)) : room);
+      const float room = turns ? wall_room(w) : 0.0f;
+      if (turns && v > 0.0f) {
+        const float slow = kTurnSpeed * v0;  // the turn grows with the speed up to here (S60)
+        hw -= (hw - kDepth * w.radius) * (v < slow ? room * (v / slow) : room);
+      }
       half_w_[i] = hw;
-      stand_room_[i] = 1.0f - room;
+      stand_room_[i] = w.flight < 0 && w.line < 0 ? 1.0f - room : 0.0f;
     }
   });
   // Sight: reads every walker's position, velocity, last direction and

@@ -1054,11 +1054,11 @@ class StationModel {
   /// How far the ray from p along the unit n runs before it meets a wall of
   /// the floor, at most `reach`.
   float ray_room(uint32_t floor, V2 p, V2 n, float reach) const;
-  /// S60: how far (0..1) a walker moving at speed v > 0 turns its shoulders
-  /// for the walls beside it: the nearer of the walls straight across its
-  /// heading (last tick's direction) on either side, within r + kTurnNear in full, none from r + kTurnFar,
-  /// times min(1, v / (kTurnSpeed v0)).
-  float wall_turn(const Walker& w, float v) const;
+  /// S60's t_room (0..1): the nearer of the walls straight across a walker's
+  /// heading (last tick's direction) on either side, 1 within r + kTurnNear,
+  /// 0 from r + kTurnFar, linear between; 0 before its first heading. The
+  /// shoulders' turn (S60, times the speed's share) and the standing gap (S61) use it.
+  float wall_room(const Walker& w) const;
   void recover_if_stuck(uint32_t w, V2 drive, std::vector<uint8_t>& kick);
   bool crowd_check(uint32_t w);  // true: the path was rebuilt
   // crowd costs (route.cpp): the floor's field of linear costs, built at most once per step
