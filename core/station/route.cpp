@@ -688,12 +688,23 @@ float StationModel::ray_room(uint32_t floor, V2 p, V2 n, float reach) const {
   return best;
 }
 
-float StationModel::wall_room(const Walker& w) const {
+float StationModel::wall_room(const Walker& w, V2 at) const {
   if (w.dir == V2{}) return 0.0f;
   const V2 across = left_of(w.dir);
   const float far = w.radius + kTurnFar, near = w.radius + kTurnNear;
-  const float d = std::min(ray_room(w.floor, w.pos, across, far), ray_room(w.floor, w.pos, across * -1.0f, far));
+  const float d = std::min(ray_room(w.floor, at, across, far), ray_room(w.floor, at, across * -1.0f, far));
   return d <= near ? 1.0f : (d >= far ? 0.0f : (far - d) / (far - near));
+}
+
+float StationModel::turn_room(const Walker& w, float here) const {
+  // S62: a body turns as it steps into a narrow opening, not once inside it:
+  // the room is also read kTurnAhead along the heading, where the body is
+  // about to be, unless a wall stands between (a door's jamb seen from the
+  // side, the wall a walker faces).
+  if (here >= 1.0f || w.dir == V2{}) return here;
+  if (ray_room(w.floor, w.pos, w.dir, kTurnAhead) < kTurnAhead) return here;
+  const float ahead = wall_room(w, w.pos + w.dir * kTurnAhead);
+  return ahead > here ? ahead : here;
 }
 
 V2 StationModel::band_aim(uint32_t w, V2 drive, bool coming) const {

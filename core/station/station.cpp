@@ -167,7 +167,9 @@ void StationModel::plan_phase() {
   // half-depth kDepth r across, in full within r + kTurnNear of a wall straight
   // across its heading (last tick's direction) on either side, not at all from
   // r + kTurnFar on, and only as it moves (in full from kTurnSpeed of its
-  // desired speed; at rest it stands square).
+  // desired speed; at rest it stands square). The turn reads that room at the
+  // body and kTurnAhead ahead along the heading, the larger (S62): a body
+  // turns as it steps into a narrow opening.
   // The standing gap's room factor (S61): 1 - t_room, S60's measure of a
   // wall straight across the heading, whatever the speed (a standing body
   // beside a wall closes up as well); 1 before its first heading. 0, no
@@ -184,10 +186,11 @@ void StationModel::plan_phase() {
       const float f = v0 > 0.0f ? (v < v0 ? v / v0 : 1.0f) : 0.0f;
       float hw = w.radius * (1.0f - kSway * f);
       const bool turns = w.phase == Phase::Walking && w.flight < 0 && v0 > 0.0f;
-      const float room = turns ? wall_room(w) : 0.0f;
+      const float room = turns ? wall_room(w, w.pos) : 0.0f;
       if (turns && v > 0.0f) {
         const float slow = kTurnSpeed * v0;  // the turn grows with the speed up to here (S60)
-        hw -= (hw - kDepth * w.radius) * (v < slow ? room * (v / slow) : room);
+        const float turn = turn_room(w, room);  // and reads the room just ahead (S62)
+        hw -= (hw - kDepth * w.radius) * (v < slow ? turn * (v / slow) : turn);
       }
       half_w_[i] = hw;
       stand_room_[i] = w.flight < 0 && w.line < 0 ? 1.0f - room : 0.0f;

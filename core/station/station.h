@@ -150,7 +150,7 @@ inline constexpr uint32_t kGrain = 64;           ///< walkers per range of a ste
 /// two). Any value gives the same bits.
 inline constexpr std::size_t kParallelWalkers = 2000;
 inline constexpr uint32_t kCellGrain = 4096;     ///< routing cells per range of the crowd field's parallel parts (the same)
-inline constexpr float kTimeGap = 0.40f;          ///< s: headway speed = (gap - g0) / T (docs/station-forces.md, "Headway"; 0.35 s before model version 17, 0.36 s before 18)
+inline constexpr float kTimeGap = 0.42f;          ///< s: headway speed = (gap - g0) / T (docs/station-forces.md, "Headway"; 0.35 s before model version 17, 0.36 s before 18, 0.40 s before 19)
 inline constexpr float kHeadwayAcross = 0.7f;     ///< the headway's corridor: a walker limits my speed within this share of our two half-widths across my heading (S61)
 inline constexpr float kStandGap = 0.2f;          ///< m: g0, the standing gap kept to the one ahead, fading as the walker nears its desired speed and beside a wall (S61)
 inline constexpr float kHeadwayCap = 3.0f;        ///< m: the headway looked for (nobody nearer: 3 m)
@@ -166,6 +166,7 @@ inline constexpr float kBandStraightCos = 0.70710678f;  ///< a corner turning le
 inline constexpr float kSway = 0.2f;              ///< a body's half-width r (1 - kSway min(1, speed / desired speed)): the generalised centrifugal-force model's 0.25 m at rest, 0.20 m at its desired speed (S59)
 inline constexpr float kTurnNear = 0.3f;          ///< m: within r + this of a wall across its heading a moving body is turned in full, kDepth r across (S60)
 inline constexpr float kTurnFar = 0.7f;           ///< m: from r + this on it is not turned; linear between (S60)
+inline constexpr float kTurnAhead = 0.4f;         ///< m: the turn also reads the room at the point this far ahead along the heading, so a body turns as it steps into a narrow opening (S62)
 inline constexpr float kTurnSpeed = 0.25f;        ///< the turn grows with the speed up to this fraction of the desired speed: a body at rest stands square (S60)
 inline constexpr float kSlideGap = 0.1f;          ///< m: a wall this near along my direction turns it along the wall (docs/station-forces.md)
 inline constexpr float kHeldFraction = 0.5f;      ///< S20: held by the one ahead below this share of v0 ...
@@ -851,7 +852,7 @@ class StationModel {
   using State = station::State;
 
   static constexpr std::string_view kName = "station";
-  static constexpr uint32_t kVersion = 18;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line); 13: a zone's stop_delay_s (the walker's hold_s, the route's stopped); 14: elevators (the cars, the walker's lift and lock_ticks, the riding phase); 15: the queue lines' soft cost, the walk round a line to its back (the route's back, back_k); 16: the body narrows as it walks (S59); 17: a moving body turns its shoulders beside a wall (S60), T = 0.36 s; 18: the standing gap, the headway's narrower corridor, T = 0.40 s (S61)
+  static constexpr uint32_t kVersion = 19;  // 3: walls steer, the wall gap, per-portal lane shares; 4: the swept headway, the wall range 0.06 m; 5: the body shape, T = 0.35 s; 6: the keep-side band in a passage (issue 14); 7: the goal's queue is free (C5); 8: one wall set for the forces and the route (S4, G7); 9: stairs (zones, the walker's flight, via, off_flight, step_off); 10: escalators (the belt), the wait in the stair choice; 11: fare gates (the walker's gate and sense); 12: lines at the belts' mouths (the walker's line); 13: a zone's stop_delay_s (the walker's hold_s, the route's stopped); 14: elevators (the cars, the walker's lift and lock_ticks, the riding phase); 15: the queue lines' soft cost, the walk round a line to its back (the route's back, back_k); 16: the body narrows as it walks (S59); 17: a moving body turns its shoulders beside a wall (S60), T = 0.36 s; 18: the standing gap, the headway's narrower corridor, T = 0.40 s (S61); 19: the turn reads the room ahead, T = 0.42 s (S62)
   static constexpr uint32_t kTickRateHz = station::kTickRateHz;
   /// The step's phases, in order (phases.h; `lockstep profile`; docs/station-step.md).
   static constexpr std::array<std::string_view, 9> kPhases{"inputs", "spawn",      "neighbours", "plan",   "forces",
@@ -1057,8 +1058,14 @@ class StationModel {
   /// S60's t_room (0..1): the nearer of the walls straight across a walker's
   /// heading (last tick's direction) on either side, 1 within r + kTurnNear,
   /// 0 from r + kTurnFar, linear between; 0 before its first heading. The
-  /// shoulders' turn (S60, times the speed's share) and the standing gap (S61) use it.
-  float wall_room(const Walker& w) const;
+  /// standing gap (S61) uses it at the body (`at` the walker's position); the
+  /// shoulders' turn (S60, times the speed's share) the larger of it there
+  /// and kTurnAhead ahead (turn_room, S62).
+  float wall_room(const Walker& w, V2 at) const;
+  /// S62: the turn's room, max(t_room at the body, t_room at the point
+  /// kTurnAhead along the heading); the point ahead counts only when no wall
+  /// lies between. `here` is wall_room at the body.
+  float turn_room(const Walker& w, float here) const;
   void recover_if_stuck(uint32_t w, V2 drive, std::vector<uint8_t>& kick);
   bool crowd_check(uint32_t w);  // true: the path was rebuilt
   // crowd costs (route.cpp): the floor's field of linear costs, built at most once per step

@@ -207,15 +207,22 @@ TEST_CASE("station forces - shoulders turn beside a wall: 0.75 r across within r
     // The nearer wall of the 20 x 10 m box straight across the heading, along
     // either across ray +-(-dir.y, dir.x).
     REQUIRE(length(w.dir) == Approx(1.0f).epsilon(1e-5));
-    float d = 1e9f;
-    for (const float side : {1.0f, -1.0f}) {
-      const float nx = -w.dir.y * side, ny = w.dir.x * side;
-      if (nx < 0) d = std::min(d, w.pos.x / -nx);
-      if (nx > 0) d = std::min(d, (20.0f - w.pos.x) / nx);
-      if (ny < 0) d = std::min(d, w.pos.y / -ny);
-      if (ny > 0) d = std::min(d, (10.0f - w.pos.y) / ny);
-    }
-    const float t_room = std::clamp((r + 0.7f - d) / 0.4f, 0.0f, 1.0f);
+    // S62: the turn takes the larger room measure of the body's place and the
+    // point 0.4 m ahead along the heading (nothing of the box lies within
+    // 0.4 m ahead of these walkers).
+    auto room_at = [&](float px, float py) {
+      float d = 1e9f;
+      for (const float side : {1.0f, -1.0f}) {
+        const float nx = -w.dir.y * side, ny = w.dir.x * side;
+        if (nx < 0) d = std::min(d, px / -nx);
+        if (nx > 0) d = std::min(d, (20.0f - px) / nx);
+        if (ny < 0) d = std::min(d, py / -ny);
+        if (ny > 0) d = std::min(d, (10.0f - py) / ny);
+      }
+      return std::clamp((r + 0.7f - d) / 0.4f, 0.0f, 1.0f);
+    };
+    REQUIRE(w.pos.x + 0.4f * w.dir.x < 18.0f);
+    const float t_room = std::max(room_at(w.pos.x, w.pos.y), room_at(w.pos.x + 0.4f * w.dir.x, w.pos.y + 0.4f * w.dir.y));
     const float t_speed = std::min(1.0f, v / (0.25f * v0));
     const float expect = ws - (ws - 0.75f * r) * t_room * t_speed;
     INFO("walker " << i << " at y " << w.pos.y << ", " << v << " m/s: half-width " << m.half_width(i) << ", expected " << expect);
@@ -229,6 +236,47 @@ TEST_CASE("station forces - shoulders turn beside a wall: 0.75 r across within r
   CHECK(m.half_width(2) == Approx(0.25f * (1.0f - 0.2f * std::min(1.0f, length(before[2].vel) / 1.34f))).epsilon(1e-5));  // S59 only
   CHECK(length(before[3].vel) < 0.25f * 1.34f);            // slow, off its start: turned only in part
   CHECK(m.half_width(3) > 0.1875f);
+}
+
+TEST_CASE("station forces - turning into a narrow opening: the room 0.4 m ahead counts, unless a wall is between (S62)",
+          "[station][forces][contact]") {
+  // A 10 x 10 m room, a 0.8 m passage x 10..14 centred on y = 5 (its walls at
+  // y 4.6 and 5.4), an open area beyond. Each walker is set walking east at its
+  // desired speed with that heading, then stepped once: the half-width of that
+  // step reads the state set. S60's t_room at the body is 0 for all of them
+  // (the room's walls are metres away across the heading). S62 reads it again
+  // at the point 0.4 m ahead: inside the passage, its walls 0.4 m to either
+  // side, within r + 0.3 m, t_room = 1.
+  Json j;
+  j["model"] = "station";
+  j["seed"] = 1;
+  j["floors"] = Json::array({Json{{"id", "ground"}, {"walkable", Json::array({rect(0, 0, 10, 10), rect(9.9, 4.6, 14.1, 5.4), rect(14, 0, 22, 10)})}}});
+  j["portals"] = Json::array({Json{{"id", "exit"}, {"polygon", rect(21.5, 0, 22, 10)}, {"mode", "despawn"}}});
+  auto at = [](double x, double y) {
+    return Json{{"position", {x, y}}, {"destination", "exit"}, {"desired_speed", 1.34}, {"radius", 0.25}};
+  };
+  // 0: 0.3 m before the mouth, on the axis: the point ahead is 0.1 m inside.
+  // 1: 1.5 m before it: the point ahead is still in the room.
+  // 2: 0.3 m before the wall beside the mouth (y 4.3, 0.3 m south of the
+  //    jamb's corner): the point ahead lies beyond that wall, whose face the
+  //    ray ahead meets first, so it does not count. Read from there, the
+  //    passage's south wall would be 0.3 m away.
+  const std::vector<V2> place{{9.7f, 5.0f}, {8.5f, 5.0f}, {9.7f, 4.3f}};
+  j["walkers"] = Json::array({at(9.7, 5.0), at(8.5, 5.0), at(9.7, 4.3)});
+  auto m = make(j);
+  m.step({});
+  auto st = m.state();
+  for (std::size_t i = 0; i < place.size(); ++i) {
+    st.walkers[i].pos = place[i];
+    st.walkers[i].vel = V2{1.34f, 0.0f};
+    st.walkers[i].dir = V2{1.0f, 0.0f};
+  }
+  m.set_state(st);
+  m.step({});
+  const float walking = 0.25f * (1.0f - 0.2f);  // S59 at the desired speed
+  CHECK(m.half_width(0) == Approx(0.75f * 0.25f).epsilon(1e-6));  // turned in full before it enters
+  CHECK(m.half_width(1) == Approx(walking).epsilon(1e-6));        // not yet
+  CHECK(m.half_width(2) == Approx(walking).epsilon(1e-6));        // the wall it faces is between
 }
 
 TEST_CASE("station forces - bodies pressed together separate without blowing up (stable contact)",

@@ -15,7 +15,7 @@ namespace ref = lockstep::test_support::ref;
 
 namespace {
 
-constexpr float kT = 0.40f;  // the time gap the docs give (S61)
+constexpr float kT = 0.42f;  // the time gap the docs give (S62)
 constexpr double kFrontBack = 0.375;  // two bodies of radius 0.25 front to back: 2 x 0.75 r (the body's shape, S28)
 constexpr double kSwept = -1.0;  // a case's expectation: the swept gap along A's direction
 
@@ -277,7 +277,10 @@ TEST_CASE("station headway - the standing gap: stopped 0.2 m short of the one ah
           "[station][headway]") {
   // A row of people bound east stands across the way at x = 11.7, shoulder to
   // shoulder (0.5 m apart: nobody passes; the test puts each back at rest in
-  // its place after every tick). A comes up behind the one on its line, B,
+  // its place after every tick); all but B stand 5 cm further on, so that B is
+  // the nearest ahead of A, whom A follows (with the row's others level with B,
+  // sight's tie between equally near bodies picks the one on the right, and A
+  // drifts toward it). A comes up behind the one on its line, B,
   // from 1.5 m back and stops. In the open (a hall 6 m wide, A on its middle line, 3 m from either
   // side) A stands g0 = 0.2 m short: its speed (headway - g0 (1 - v / v0)) / T
   // goes to zero at a headway of g0. In a corridor 1 m wide A walks with a wall
@@ -292,12 +295,14 @@ TEST_CASE("station headway - the standing gap: stopped 0.2 m short of the one ah
     std::vector<float> row;
     for (float r = y; r > 0.25f; r -= 0.5f) row.push_back(r);
     for (float r = y + 0.5f; r < width - 0.25f; r += 0.5f) row.push_back(r);
-    for (const float r : row) j["walkers"].push_back(walker(11.7f, r, "east"));
+    std::vector<float> row_x;
+    for (const float r : row) row_x.push_back(r == y ? 11.7f : 11.75f);
+    for (std::size_t q = 0; q < row.size(); ++q) j["walkers"].push_back(walker(row_x[q], row[q], "east"));
     auto m = make(j);
     for (int k = 0; k < 100; ++k) {  // 5 s
       m.step({});
       auto st = m.state();
-      for (std::size_t q = 0; q < row.size(); ++q) st.walkers[q + 1].pos = V2{11.7f, row[q]}, st.walkers[q + 1].vel = V2{};
+      for (std::size_t q = 0; q < row.size(); ++q) st.walkers[q + 1].pos = V2{row_x[q], row[q]}, st.walkers[q + 1].vel = V2{};
       m.set_state(st);
     }
     const auto& a = m.state().walkers[0];
@@ -305,7 +310,7 @@ TEST_CASE("station headway - the standing gap: stopped 0.2 m short of the one ah
     INFO("A at " << a.pos.x << ", " << a.pos.y << " at " << length(a.vel) << " m/s, headway " << a.headway << "; B at " << b.pos.x);
     CHECK(std::fabs(a.vel.x) < 0.05f);  // no longer closing in
     if (width > 2.0f) {
-      CHECK(a.headway >= 0.2f - 1e-3f);
+      CHECK(a.headway >= 0.2f - 5e-3f);  // a few mm of overshoot as the relaxation brings it to rest
       CHECK(a.headway <= 0.2f + 0.03f);
     } else {
       CHECK(a.headway < 0.03f);
@@ -320,9 +325,9 @@ TEST_CASE("station headway - following at a walker's pace: the gap v T + g0 (1 -
   // the test sets it to 0.5 m/s along the line after every tick, so that no
   // push from A speeds it up. It is not slower than A's v0 by the overtaking
   // margin (0.2 m/s, S21), so A stays behind. A's steady speed is B's, and the gap it keeps is the one at
-  // which (gap - g0 (1 - v / v0)) / T = v: 0.5 x 0.40 + 0.2 x (1 - 0.5 / 0.65)
-  // = 0.246 m. A standing gap that did not fade would keep 0.40 m, no standing
-  // gap 0.20 m, and T = 0.36 s 0.226 m.
+  // which (gap - g0 (1 - v / v0)) / T = v: 0.5 x 0.42 + 0.2 x (1 - 0.5 / 0.65)
+  // = 0.256 m. A standing gap that did not fade would keep 0.41 m, no standing
+  // gap 0.21 m, and version 18's T = 0.40 s 0.246 m.
   Json j = two_way_hall();
   j["walkers"] = Json::array({walker(6, 3, "east", 0.65f, 0.5f), walker(7, 3, "east", 0.5f, 0.5f)});
   auto m = make(j);
@@ -341,5 +346,5 @@ TEST_CASE("station headway - following at a walker's pace: the gap v T + g0 (1 -
   const double gap = gap_sum / n, v = v_sum / n;
   INFO("A's mean headway " << gap << " at " << v << " m/s");
   CHECK(v == Approx(0.5).margin(0.02));
-  CHECK(gap == Approx(v * 0.40 + 0.2 * (1.0 - v / 0.65)).margin(0.008));
+  CHECK(gap == Approx(v * kT + 0.2 * (1.0 - v / 0.65)).margin(0.006));
 }
