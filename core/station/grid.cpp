@@ -299,13 +299,8 @@ std::unique_ptr<NavGrid::Scratch> NavGrid::take_scratch() const {
   }
   const std::size_t un = static_cast<std::size_t>(nx_ * ny_);
   auto s = std::make_unique<Scratch>();
-  s->g.assign(un + 1, 0);
-  s->f.assign(un + 1, 0);
-  s->hpos.assign(un + 1, -1);
+  s->node.assign(un + 1, Node{0, 0, -1, -1, 0, 0});
   s->goal_link.assign(un, 0);
-  s->parent.assign(un + 1, -1);
-  s->seen.assign(un + 1, 0);
-  s->closed.assign(un + 1, 0);
   s->goal_mark.assign(un, 0);
   return s;
 }
@@ -604,14 +599,27 @@ struct NavGrid::Soft {
       return f.own[static_cast<std::size_t>((iy - f.oy0) * (f.ox1 - f.ox0 + 1) + (ix - f.ox0))];
     return lin[uc];
   }
-  // Cell c at column ix, row iy, a step along the unit u.
-  float at(int32_t c, int32_t ix, int32_t iy, Vec2 u) const {
+  // One cell's costs, looked up once for the steps along several directions.
+  struct Cell {
+    float ex;
+    const DirCost* dc;
+    const LinearCost* lin;
+    // A step along the unit u.
+    float at(Vec2 u) const {
+      float v = ex;
+      if (dc) v += std::max(dc->per_metre(u), 0.0f);
+      if (lin) v += lin->per_metre(u);
+      return v;
+    }
+  };
+  // Cell c at column ix, row iy.
+  Cell cell(int32_t c, int32_t ix, int32_t iy) const {
     const std::size_t uc = static_cast<std::size_t>(c);
-    float v = ex ? ex[uc] : 0.0f;
-    if (dc) v += std::max(dc[uc].per_metre(u), 0.0f);
-    if (lin && ix >= lx0 && ix <= lx1 && iy >= ly0 && iy <= ly1) v += linear(uc, ix, iy).per_metre(u);
-    return v;
+    return Cell{ex ? ex[uc] : 0.0f, dc ? &dc[uc] : nullptr,
+                lin && ix >= lx0 && ix <= lx1 && iy >= ly0 && iy <= ly1 ? &linear(uc, ix, iy) : nullptr};
   }
+  // Cell c at column ix, row iy, a step along the unit u.
+  float at(int32_t c, int32_t ix, int32_t iy, Vec2 u) const { return cell(c, ix, iy).at(u); }
 };
 
 
@@ -728,8 +736,8 @@ float NavGrid::path_length(const std::vector<Vec2>& polyline) {
 // node index: a total order, so the order of pops depends on the keys alone.
 bool NavGrid::heap_before(const Scratch& s, int32_t x, int32_t y) {
   const std::size_t ux = static_cast<std::size_t>(x), uy = static_cast<std::size_t>(y);
-  if (s.f[ux] != s.f[uy]) return s.f[ux] < s.f[uy];
-  if (s.g[ux] != s.g[uy]) return s.g[ux] > s.g[uy];
+  if (s.node[ux].f != s.node[uy].f) return s.node[ux].f < s.node[uy].f;
+  if (s.node[ux].g != s.node[uy].g) return s.node[ux].g > s.node[uy].g;
   return x < y;
 }
 
@@ -739,16 +747,16 @@ void NavGrid::heap_sift_up(Scratch& s, std::size_t i) {
     const std::size_t p = (i - 1) / 2;
     if (!heap_before(s, v, s.heap[p])) break;
     s.heap[i] = s.heap[p];
-    s.hpos[static_cast<std::size_t>(s.heap[i])] = static_cast<int32_t>(i);
+    s.node[static_cast<std::size_t>(s.heap[i])].hpos = static_cast<int32_t>(i);
     i = p;
   }
   s.heap[i] = v;
-  s.hpos[static_cast<std::size_t>(v)] = static_cast<int32_t>(i);
+  s.node[static_cast<std::size_t>(v)].hpos = static_cast<int32_t>(i);
 }
 
 // Push `node` (not yet in the heap: s.hpos < 0) or move it up after its f fell.
 void NavGrid::heap_update(Scratch& s, int32_t node) {
-  int32_t& pos = s.hpos[static_cast<std::size_t>(node)];
+  int32_t& pos = s.node[static_cast<std::size_t>(node)].hpos;
   if (pos < 0) {
     s.heap.push_back(node);
     pos = static_cast<int32_t>(s.heap.size() - 1);
@@ -758,7 +766,7 @@ void NavGrid::heap_update(Scratch& s, int32_t node) {
 
 int32_t NavGrid::heap_pop(Scratch& s) {
   const int32_t top = s.heap[0];
-  s.hpos[static_cast<std::size_t>(top)] = -1;
+  s.node[static_cast<std::size_t>(top)].hpos = -1;
   const int32_t last = s.heap.back();
   s.heap.pop_back();
   const std::size_t n = s.heap.size();
@@ -778,11 +786,11 @@ int32_t NavGrid::heap_pop(Scratch& s) {
     }
     if (m == n) break;
     s.heap[i] = best;
-    s.hpos[static_cast<std::size_t>(best)] = static_cast<int32_t>(i);
+    s.node[static_cast<std::size_t>(best)].hpos = static_cast<int32_t>(i);
     i = m;
   }
   s.heap[i] = last;
-  s.hpos[static_cast<std::size_t>(last)] = static_cast<int32_t>(i);
+  s.node[static_cast<std::size_t>(last)].hpos = static_cast<int32_t>(i);
   return top;
 }
 
@@ -817,15 +825,14 @@ std::vector<Vec2> NavGrid::search_path(Vec2 a, Vec2 goal, float radius, const st
   Scratch& s = *held;
   s.stats = SearchStats{};
   if (++s.stamp == 0) {  // wrapped: clear the marks once every 2^32 searches
-    std::fill(s.seen.begin(), s.seen.end(), 0u);
-    std::fill(s.closed.begin(), s.closed.end(), 0u);
+    for (Node& nd : s.node) nd.seen = nd.closed = 0;
     std::fill(s.goal_mark.begin(), s.goal_mark.end(), 0u);
     s.stamp = 1;
   }
   std::vector<Vec2> out;
   Ends ends;
   if (link_ends(a, goal, radius, sc, ends, s) && search(ends, radius, sc, s)) {
-    s.stats.cost = static_cast<float>(s.g[static_cast<std::size_t>(cell_count())]) / 1000.0f;
+    s.stats.cost = static_cast<float>(s.node[static_cast<std::size_t>(cell_count())].g) / 1000.0f;
     std::vector<Vec2> raw;
     std::vector<float> seg_clear;
     grid_path(ends, raw, seg_clear, s);
@@ -919,63 +926,64 @@ bool NavGrid::search(const Ends& e, float radius, const Soft& sc, Scratch& s) co
   }
   const int64_t step_mm[2] = {to_mm(cell_), to_mm(cell_ * 1.41421356f)};
   const float step_mm_f[2] = {static_cast<float>(step_mm[0]), static_cast<float>(step_mm[1])};
-  auto heuristic = [&](int32_t c) {
-    const int32_t ix = c % nx_, iy = c / nx_;
+  auto heuristic = [&](int32_t ix, int32_t iy) {
     const int32_t dx = std::max({gx0 - ix, 0, ix - gx1}), dy = std::max({gy0 - iy, 0, iy - gy1});
     const int32_t lo = std::min(dx, dy), hi = std::max(dx, dy);
     return static_cast<int64_t>(hi - lo) * step_mm[0] + static_cast<int64_t>(lo) * step_mm[1];
   };
   for (const Link& l : e.start_links) {
     const std::size_t uc = static_cast<std::size_t>(l.cell);
-    const int64_t h = heuristic(l.cell);
-    if (s.seen[uc] == st && s.g[uc] <= l.cost) continue;
-    if (s.seen[uc] != st) s.hpos[uc] = -1;
-    s.seen[uc] = st;
-    s.g[uc] = l.cost;
-    s.f[uc] = l.cost + h;
-    s.parent[uc] = -1;
+    const int64_t h = heuristic(l.cell % nx_, l.cell / nx_);
+    if (s.node[uc].seen == st && s.node[uc].g <= l.cost) continue;
+    if (s.node[uc].seen != st) s.node[uc].hpos = -1;
+    s.node[uc].seen = st;
+    s.node[uc].g = l.cost;
+    s.node[uc].f = l.cost + h;
+    s.node[uc].parent = -1;
     heap_update(s, l.cell);
   }
   bool reached = false;
   while (!s.heap.empty()) {
     const int32_t node = heap_pop(s);
     const std::size_t ue = static_cast<std::size_t>(node);
-    s.closed[ue] = st;
+    s.node[ue].closed = st;
     ++s.stats.expanded;
     if (node == kGoal) {
       reached = true;
       break;
     }
-    const int64_t gc = s.g[ue];
+    const int64_t gc = s.node[ue].g;
     if (s.goal_mark[ue] == st) {
       const int64_t ng = gc + s.goal_link[ue];
       const std::size_t ug = static_cast<std::size_t>(kGoal);
-      if (s.seen[ug] != st || ng < s.g[ug]) {
-        if (s.seen[ug] != st) s.hpos[ug] = -1;
-        s.seen[ug] = st;
-        s.g[ug] = ng;
-        s.f[ug] = ng;
-        s.parent[ug] = node;
+      if (s.node[ug].seen != st || ng < s.node[ug].g) {
+        if (s.node[ug].seen != st) s.node[ug].hpos = -1;
+        s.node[ug].seen = st;
+        s.node[ug].g = ng;
+        s.node[ug].f = ng;
+        s.node[ug].parent = node;
         heap_update(s, kGoal);
       }
     }
     const int32_t ix = node % nx_, iy = node / nx_;
+    const Soft::Cell here = soft ? sc.cell(node, ix, iy) : Soft::Cell{};
     for (int32_t d = 0; d < 8; ++d) {
       const float cl = edge_clear_[ue * 8 + static_cast<std::size_t>(d)];
       if (cl < radius || cl < 0.0f) continue;
-      const int32_t b = (iy + kDy[d]) * nx_ + (ix + kDx[d]);
+      const int32_t bx = ix + kDx[d], by = iy + kDy[d];
+      const int32_t b = by * nx_ + bx;
       const std::size_t ub = static_cast<std::size_t>(b);
-      if (s.closed[ub] == st) continue;
+      if (s.node[ub].closed == st) continue;
       float per_m = comfort_factor(cl, radius);
-      if (soft) per_m += 0.5f * (sc.at(node, ix, iy, kDir[d]) + sc.at(b, ix + kDx[d], iy + kDy[d], kDir[d]));
+      if (soft) per_m += 0.5f * (here.at(kDir[d]) + sc.cell(b, bx, by).at(kDir[d]));
       const int64_t ng = gc + to_mm_steps(step_mm_f[d & 1] * per_m);
-      const int64_t h = heuristic(b);
-      if (s.seen[ub] == st && !(ng < s.g[ub])) continue;
-      if (s.seen[ub] != st) s.hpos[ub] = -1;
-      s.seen[ub] = st;
-      s.g[ub] = ng;
-      s.f[ub] = ng + h;
-      s.parent[ub] = node;
+      const int64_t h = heuristic(bx, by);
+      if (s.node[ub].seen == st && !(ng < s.node[ub].g)) continue;
+      if (s.node[ub].seen != st) s.node[ub].hpos = -1;
+      s.node[ub].seen = st;
+      s.node[ub].g = ng;
+      s.node[ub].f = ng + h;
+      s.node[ub].parent = node;
       heap_update(s, b);
     }
   }
@@ -988,7 +996,7 @@ void NavGrid::grid_path(const Ends& e, std::vector<Vec2>& raw, std::vector<float
   // k -> k+1 keeps from the walls (the links from and to the end points are
   // not counted: the walker stands where it stands).
   std::vector<int32_t> cells;
-  for (int32_t c = s.parent[static_cast<std::size_t>(cell_count())]; c >= 0; c = s.parent[static_cast<std::size_t>(c)]) cells.push_back(c);
+  for (int32_t c = s.node[static_cast<std::size_t>(cell_count())].parent; c >= 0; c = s.node[static_cast<std::size_t>(c)].parent) cells.push_back(c);
   std::reverse(cells.begin(), cells.end());
   raw.push_back(e.start_pt);
   for (std::size_t k = 0; k < cells.size(); ++k) {
