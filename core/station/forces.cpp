@@ -102,8 +102,19 @@ void StationModel::rebuild_neighbours() {
     if (f == 0 || g.maxx > maxx) maxx = g.maxx;
     if (f == 0 || g.maxy > maxy) maxy = g.maxy;
   }
-  for (const Walker& w : state_.walkers)
-    if (w.phase == Phase::Walking && w.radius > maxr) maxr = w.radius;
+  // The largest walking radius: each range's, then theirs (a maximum does not depend on the order).
+  const uint32_t ranges = (n + kGrain - 1) / kGrain;
+  range_max_.assign(ranges, 0.0f);
+  parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
+    float m = 0.0f;
+    for (uint32_t i = begin; i < end; ++i) {
+      const Walker& w = state_.walkers[i];
+      if (w.phase == Phase::Walking && w.radius > m) m = w.radius;
+    }
+    range_max_[begin / kGrain] = m;
+  });
+  for (const float m : range_max_)
+    if (m > maxr) maxr = m;
   max_radius_ = maxr;
   CellGrid& gr = walker_grid_;
   // Cells of half the force's reach (at least 1 m), so the force neighbours lie
@@ -124,21 +135,24 @@ void StationModel::rebuild_neighbours() {
   }
   const int32_t span = need <= gr.cell ? 1 : 2;  // cells to each side that hold every force neighbour
   const std::size_t ncell = static_cast<std::size_t>(gr.nx) * static_cast<std::size_t>(gr.ny);
+  // Each walker's cell on the pool; then the cells' counts and lists in walker order.
+  constexpr uint32_t kNoCell = std::numeric_limits<uint32_t>::max();
+  cell_of_.resize(n);
+  parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
+    for (uint32_t i = begin; i < end; ++i) {
+      const Walker& w = state_.walkers[i];
+      // cx, cy clip any position to the grid (a body pushed off its floor is counted in an edge cell).
+      cell_of_[i] = w.phase == Phase::Walking ? static_cast<uint32_t>(gr.cy(w.pos.y) * gr.nx + gr.cx(w.pos.x)) : kNoCell;
+    }
+  });
   gr.start.assign(ncell + 1, 0);
-  std::vector<uint32_t> cell_of(n, 0);
-  for (uint32_t i = 0; i < n; ++i) {
-    const Walker& w = state_.walkers[i];
-    if (w.phase != Phase::Walking) continue;
-    // cx, cy clip any position to the grid (a body pushed off its floor is counted in an edge cell).
-    const auto c = static_cast<uint32_t>(gr.cy(w.pos.y) * gr.nx + gr.cx(w.pos.x));
-    cell_of[i] = c;
-    ++gr.start[c + 1];
-  }
+  for (uint32_t i = 0; i < n; ++i)
+    if (cell_of_[i] != kNoCell) ++gr.start[cell_of_[i] + 1];
   for (std::size_t c = 0; c < ncell; ++c) gr.start[c + 1] += gr.start[c];
   gr.items.assign(gr.start[ncell], 0);
   std::vector<uint32_t> fill(gr.start.begin(), gr.start.end() - 1);
   for (uint32_t i = 0; i < n; ++i)
-    if (state_.walkers[i].phase == Phase::Walking) gr.items[fill[cell_of[i]]++] = i;
+    if (cell_of_[i] != kNoCell) gr.items[fill[cell_of_[i]]++] = i;
   walker_spots_.resize(gr.items.size());
   parallel_ranges(workers_, static_cast<uint32_t>(gr.items.size()), kGrain, [&](uint32_t begin, uint32_t end) {
     for (uint32_t k = begin; k < end; ++k) {
@@ -150,7 +164,6 @@ void StationModel::rebuild_neighbours() {
   // Force neighbours (within r_i + r_j + the social range + the motion margin) and nearby
   // walls, once per tick: each range of walkers lists its own into its own buffers (workers.h),
   // which are joined afterwards in range order, so the lists are those of one pass in walker order.
-  const uint32_t ranges = (n + kGrain - 1) / kGrain;
   // The buffers are members, cleared not freed: their memory is reused tick after tick.
   auto& nb_part = list_parts_[0];
   auto& wall_part = list_parts_[1];

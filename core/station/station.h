@@ -1168,6 +1168,8 @@ class StationModel {
   bool planning_on_workers_ = false;  ///< plan_phase's parallel pass is running: crowd_costs must not build (not state)
   std::array<std::vector<std::vector<uint32_t>>, 2> list_parts_;  ///< per range: neighbours, walls (rebuild_neighbours)
   std::array<std::vector<uint32_t>, 2> list_counts_;              ///< per walker: neighbours, walls
+  std::vector<uint32_t> cell_of_;                                 ///< per walker: its walker_grid_ cell (rebuild_neighbours)
+  std::vector<float> range_max_;                                  ///< per range: the largest walking radius (rebuild_neighbours)
 };
 
 }  // namespace lockstep::station
