@@ -731,66 +731,65 @@ float NavGrid::path_length(const std::vector<Vec2>& polyline) {
 
 // ================================================================ search
 
-// The open heap: an indexed binary heap of nodes (each at most once, a lower
-// cost moves it up). It orders by f, then larger g (deeper first), then lower
-// node index: a total order, so the order of pops depends on the keys alone.
-bool NavGrid::heap_before(const Scratch& s, int32_t x, int32_t y) {
-  const std::size_t ux = static_cast<std::size_t>(x), uy = static_cast<std::size_t>(y);
-  if (s.node[ux].f != s.node[uy].f) return s.node[ux].f < s.node[uy].f;
-  if (s.node[ux].g != s.node[uy].g) return s.node[ux].g > s.node[uy].g;
-  return x < y;
+// The open heap: an indexed 4-ary heap of nodes (each at most once, a lower
+// cost moves it up), each entry carrying its keys. It orders by f, then larger
+// g (deeper first), then lower node index: a total order, so the order of pops
+// depends on the keys alone, not on the heap's shape.
+bool NavGrid::heap_before(const HeapEntry& x, const HeapEntry& y) {
+  if (x.f != y.f) return x.f < y.f;
+  if (x.g != y.g) return x.g > y.g;
+  return x.node < y.node;
 }
 
 void NavGrid::heap_sift_up(Scratch& s, std::size_t i) {
-  const int32_t v = s.heap[i];
+  const HeapEntry v = s.heap[i];
   while (i > 0) {
-    const std::size_t p = (i - 1) / 2;
-    if (!heap_before(s, v, s.heap[p])) break;
+    const std::size_t p = (i - 1) / 4;
+    if (!heap_before(v, s.heap[p])) break;
     s.heap[i] = s.heap[p];
-    s.node[static_cast<std::size_t>(s.heap[i])].hpos = static_cast<int32_t>(i);
+    s.node[static_cast<std::size_t>(s.heap[i].node)].hpos = static_cast<int32_t>(i);
     i = p;
   }
   s.heap[i] = v;
-  s.node[static_cast<std::size_t>(v)].hpos = static_cast<int32_t>(i);
+  s.node[static_cast<std::size_t>(v.node)].hpos = static_cast<int32_t>(i);
 }
 
-// Push `node` (not yet in the heap: s.hpos < 0) or move it up after its f fell.
+// Push `node` (not yet in the heap: its hpos < 0) or move it up after its f fell.
 void NavGrid::heap_update(Scratch& s, int32_t node) {
-  int32_t& pos = s.node[static_cast<std::size_t>(node)].hpos;
-  if (pos < 0) {
-    s.heap.push_back(node);
-    pos = static_cast<int32_t>(s.heap.size() - 1);
+  Node& nd = s.node[static_cast<std::size_t>(node)];
+  if (nd.hpos < 0) {
+    s.heap.push_back(HeapEntry{nd.f, nd.g, node});
+    nd.hpos = static_cast<int32_t>(s.heap.size() - 1);
+  } else {
+    HeapEntry& he = s.heap[static_cast<std::size_t>(nd.hpos)];
+    he.f = nd.f;
+    he.g = nd.g;
   }
-  heap_sift_up(s, static_cast<std::size_t>(pos));
+  heap_sift_up(s, static_cast<std::size_t>(nd.hpos));
 }
 
 int32_t NavGrid::heap_pop(Scratch& s) {
-  const int32_t top = s.heap[0];
+  const int32_t top = s.heap[0].node;
   s.node[static_cast<std::size_t>(top)].hpos = -1;
-  const int32_t last = s.heap.back();
+  const HeapEntry last = s.heap.back();
   s.heap.pop_back();
   const std::size_t n = s.heap.size();
   if (n == 0) return top;
   std::size_t i = 0;
   for (;;) {
-    const std::size_t l = 2 * i + 1, r = l + 1;
-    std::size_t m = n;  // the child to move up, if any
-    int32_t best = last;
-    if (l < n && heap_before(s, s.heap[l], best)) {
-      m = l;
-      best = s.heap[l];
-    }
-    if (r < n && heap_before(s, s.heap[r], best)) {
-      m = r;
-      best = s.heap[r];
-    }
-    if (m == n) break;
-    s.heap[i] = best;
-    s.node[static_cast<std::size_t>(best)].hpos = static_cast<int32_t>(i);
+    const std::size_t c0 = 4 * i + 1;
+    if (c0 >= n) break;
+    const std::size_t c1 = std::min(c0 + 4, n);
+    std::size_t m = c0;  // the least child
+    for (std::size_t c = c0 + 1; c < c1; ++c)
+      if (heap_before(s.heap[c], s.heap[m])) m = c;
+    if (!heap_before(s.heap[m], last)) break;
+    s.heap[i] = s.heap[m];
+    s.node[static_cast<std::size_t>(s.heap[i].node)].hpos = static_cast<int32_t>(i);
     i = m;
   }
   s.heap[i] = last;
-  s.node[static_cast<std::size_t>(last)].hpos = static_cast<int32_t>(i);
+  s.node[static_cast<std::size_t>(last.node)].hpos = static_cast<int32_t>(i);
   return top;
 }
 

@@ -327,7 +327,8 @@ class NavGrid {
                    const LinearField* lin) const;
   template <class F>
   bool visit_buckets(Vec2 a, Vec2 b, float reach, F&& f) const;
-  static bool heap_before(const Scratch& s, int32_t x, int32_t y);
+  struct HeapEntry;
+  static bool heap_before(const HeapEntry& x, const HeapEntry& y);
   static void heap_sift_up(Scratch& s, std::size_t i);
   static void heap_update(Scratch& s, int32_t node);
   static int32_t heap_pop(Scratch& s);
@@ -357,12 +358,16 @@ class NavGrid {
     int32_t parent, hpos;
     uint32_t seen, closed;   // the search's stamp: reached, taken off the heap
   };
+  struct HeapEntry {  // an open node with its keys, so that the heap's comparisons read the heap alone
+    int64_t f, g;
+    int32_t node;
+  };
   struct Scratch {
     std::vector<Node> node;
     std::vector<int64_t> goal_link;  // mm
     std::vector<uint32_t> goal_mark;
     uint32_t stamp = 0;
-    std::vector<int32_t> heap;
+    std::vector<HeapEntry> heap;
     SearchStats stats;
   };
   std::unique_ptr<Scratch> take_scratch() const;
