@@ -35,8 +35,14 @@ int64_t to_mm(float metres) { return static_cast<int64_t>(metres * 1000.0f + 0.5
 /// A cost already in millimetres, rounded to whole millimetres.
 int64_t to_mm_steps(float mm) { return static_cast<int64_t>(mm + 0.5f); }
 
-// floor() as an int, clamped to +-1e9 first so that a far-away point cannot overflow the cast.
-int32_t floor_to_int(float v) { return static_cast<int32_t>(std::floor(std::clamp(v, -1e9f, 1e9f))); }
+// floor() as an int, clamped to +-1e9 first so that a far-away point cannot overflow the cast:
+// the cast truncates toward zero, one less where that rounded up (every float of magnitude
+// 2^23 or more is an integer, and a truncated one under it converts back exactly).
+inline int32_t floor_to_int(float v) {
+  v = std::clamp(v, -1e9f, 1e9f);
+  const auto t = static_cast<int32_t>(v);
+  return static_cast<float>(t) > v ? t - 1 : t;
+}
 
 }  // namespace
 
