@@ -305,7 +305,7 @@ std::unique_ptr<NavGrid::Scratch> NavGrid::take_scratch() const {
   }
   const std::size_t un = static_cast<std::size_t>(nx_ * ny_);
   auto s = std::make_unique<Scratch>();
-  s->node.assign(un + 1, Node{0, 0, -1, -1, 0, 0});
+  s->node.assign(un + 1, Node{0, -1, -1, 0, 0});
   s->goal_link.assign(un, 0);
   s->goal_mark.assign(un, 0);
   return s;
@@ -760,15 +760,15 @@ void NavGrid::heap_sift_up(Scratch& s, std::size_t i) {
   s.node[static_cast<std::size_t>(v.node)].hpos = static_cast<int32_t>(i);
 }
 
-// Push `node` (not yet in the heap: its hpos < 0) or move it up after its f fell.
-void NavGrid::heap_update(Scratch& s, int32_t node) {
+// Push `node` with the key f (not yet in the heap: its hpos < 0) or move it up after its f fell.
+void NavGrid::heap_update(Scratch& s, int32_t node, int64_t f) {
   Node& nd = s.node[static_cast<std::size_t>(node)];
   if (nd.hpos < 0) {
-    s.heap.push_back(HeapEntry{nd.f, nd.g, node});
+    s.heap.push_back(HeapEntry{f, nd.g, node});
     nd.hpos = static_cast<int32_t>(s.heap.size() - 1);
   } else {
     HeapEntry& he = s.heap[static_cast<std::size_t>(nd.hpos)];
-    he.f = nd.f;
+    he.f = f;
     he.g = nd.g;
   }
   heap_sift_up(s, static_cast<std::size_t>(nd.hpos));
@@ -943,9 +943,8 @@ bool NavGrid::search(const Ends& e, float radius, const Soft& sc, Scratch& s) co
     if (s.node[uc].seen != st) s.node[uc].hpos = -1;
     s.node[uc].seen = st;
     s.node[uc].g = l.cost;
-    s.node[uc].f = l.cost + h;
     s.node[uc].parent = -1;
-    heap_update(s, l.cell);
+    heap_update(s, l.cell, l.cost + h);
   }
   bool reached = false;
   while (!s.heap.empty()) {
@@ -965,9 +964,8 @@ bool NavGrid::search(const Ends& e, float radius, const Soft& sc, Scratch& s) co
         if (s.node[ug].seen != st) s.node[ug].hpos = -1;
         s.node[ug].seen = st;
         s.node[ug].g = ng;
-        s.node[ug].f = ng;
         s.node[ug].parent = node;
-        heap_update(s, kGoal);
+        heap_update(s, kGoal, ng);
       }
     }
     const int32_t ix = node % nx_, iy = node / nx_;
@@ -987,9 +985,8 @@ bool NavGrid::search(const Ends& e, float radius, const Soft& sc, Scratch& s) co
       if (s.node[ub].seen != st) s.node[ub].hpos = -1;
       s.node[ub].seen = st;
       s.node[ub].g = ng;
-      s.node[ub].f = ng + h;
       s.node[ub].parent = node;
-      heap_update(s, b);
+      heap_update(s, b, ng + h);
     }
   }
   return reached;

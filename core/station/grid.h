@@ -330,7 +330,7 @@ class NavGrid {
   struct HeapEntry;
   static bool heap_before(const HeapEntry& x, const HeapEntry& y);
   static void heap_sift_up(Scratch& s, std::size_t i);
-  static void heap_update(Scratch& s, int32_t node);
+  static void heap_update(Scratch& s, int32_t node, int64_t f);
   static int32_t heap_pop(Scratch& s);
 
   float cell_ = 0.7f;
@@ -354,7 +354,7 @@ class NavGrid {
   // once, taken from a pool under a lock, so that searches on several threads
   // (the station's routes on its workers) do not share one.
   struct Node {  // one node's search record, side by side: a node's step reads one cache line
-    int64_t g, f;            // costs in mm
+    int64_t g;               // cost in mm (its f = g + h is its heap entry's)
     int32_t parent, hpos;
     uint32_t seen, closed;   // the search's stamp: reached, taken off the heap
   };
