@@ -174,8 +174,11 @@ void StationModel::rebuild_neighbours() {
   nb_count.assign(n, 0);
   wall_count.assign(n, 0);
   parallel_ranges(workers_, n, kGrain, [&](uint32_t begin, uint32_t end) {
-    std::vector<uint32_t>& nbs = nb_part[begin / kGrain];
-    std::vector<uint32_t>& walls = wall_part[begin / kGrain];
+    // The range's buffers are filled through vectors of its own (their memory moved in and back
+    // out): the vectors' headers lie side by side in nb_part and wall_part, several to a cache
+    // line, and two threads appending through them would pass that line to and fro at every entry.
+    std::vector<uint32_t> nbs = std::move(nb_part[begin / kGrain]);
+    std::vector<uint32_t> walls = std::move(wall_part[begin / kGrain]);
     for (uint32_t i = begin; i < end; ++i) {
       const Walker& w = state_.walkers[i];
       if (w.phase != Phase::Walking) continue;
@@ -195,6 +198,8 @@ void StationModel::rebuild_neighbours() {
       nb_count[i] = static_cast<uint32_t>(nbs.size() - nb0);
       wall_count[i] = static_cast<uint32_t>(walls.size() - wall0);
     }
+    nb_part[begin / kGrain] = std::move(nbs);
+    wall_part[begin / kGrain] = std::move(walls);
   });
   nb_start_.assign(n + 1, 0);
   wall_start_.assign(n + 1, 0);
