@@ -514,16 +514,18 @@ float exp_taylor(float x) {
 // (its truncation r^5/120 < 4e-17). Its double result and the reference's are
 // both within a few double ulps of e^x, so they round to the same float except
 // when e^x lies that near a rounding boundary of float (halfway between two
-// floats): there the fast path hands over to the reference (2^10
+// floats): there the fast path hands over to the reference (kExpNearHalf, 2^10
 // double ulps, far wider than both errors; about one input in 250,000). exp's
 // values are therefore the reference's, bit for bit, on every input; the table
 // only needs to be accurate, not correctly rounded. It is computed by the
 // compiler from the same Taylor series (of half the argument, squared), in
-// IEEE double. The fast path itself is inline, in dmath.h.
+// IEEE double.
 constexpr int kExpTableBits = 8;
 constexpr int kExpTableSize = 1 << kExpTableBits;
-using detail::kLn2Over256Hi;
-using detail::kLn2Over256Lo;
+constexpr double kLn2Over256Hi = 0x1.62e42fefp-9;            // 32 significant bits: k * it is exact for |k| < 2^21
+constexpr double kLn2Over256Lo = 0x1.473de6af278edp-42;      // ln 2 / 256 - kLn2Over256Hi
+constexpr double k256InvLn2 = 0x1.71547652b82fep+8;          // 256 / ln 2
+constexpr std::uint64_t kExpNearHalf = 1u << 10;            // double ulps around a float's halfway point
 
 constexpr std::array<double, kExpTableSize> make_exp_table() {
   std::array<double, kExpTableSize> t{};
@@ -553,12 +555,31 @@ float exp_reference(float x) {
   return exp_taylor(x);
 }
 
-namespace detail {
+float exp(float x) {
+  // NaN, the overflow and underflow, subnormal results (x < -87.33) and those near FLT_MAX: the reference.
+  if (!(x > -87.0f && x < 88.0f)) {
+    return exp_reference(x);
+  }
+  const double xd = static_cast<double>(x);
+  const double kd = (xd * k256InvLn2 + kRoundMagic) - kRoundMagic;  // |k| <= 32,500
+  const int k = static_cast<int>(kd);
+  const double r = (xd - kd * kLn2Over256Hi) - kd * kLn2Over256Lo;
+  const double p = 1.0 + r * (1.0 + r * (0x1.0p-1 + r * (0x1.5555555555555p-3 + r * 0x1.5555555555555p-5)));
+  const double d = kExpTable[static_cast<std::size_t>(k & (kExpTableSize - 1))] * p * pow2(k >> kExpTableBits);
+  // The 29 bits of d's mantissa below float's 23 decide its rounding; near their halfway point, the reference.
+  const std::uint64_t low = std::bit_cast<std::uint64_t>(d) & ((std::uint64_t{1} << 29) - 1);
+  const std::uint64_t half = std::uint64_t{1} << 28;
+  if ((low > half ? low - half : half - low) <= kExpNearHalf) {
+    return exp_taylor(x);
+  }
+  return static_cast<float>(d);
+}
 
-const std::array<double, 256> kExp2Table256 = kExpTable;
-
-float exp_handover(float x, bool in_range) { return in_range ? exp_taylor(x) : exp_reference(x); }
-
-}  // namespace detail
+float sqrt(float x) {
+  if (!(x >= 0.0f)) {  // NaN or x < 0 (but -0 >= 0 holds: sqrt(-0) = -0)
+    return canonical_nan();
+  }
+  return std::sqrt(x);
+}
 
 }  // namespace lockstep::dmath

@@ -28,11 +28,6 @@
 // differ between x86-64 and aarch64.
 #pragma once
 
-#include <array>
-#include <bit>
-#include <cmath>  // only for the IEEE correctly rounded square root
-#include <cstdint>
-
 namespace lockstep::dmath {
 
 /// Nearest float to pi (0x40490FDB = 3.14159274...; slightly above pi).
@@ -120,7 +115,7 @@ float atan2_fast(float y, float x);
 /// 89.5 (docs/numerics.md). Only + - * / and bit casts.
 /// Documented bound: 0.501 ulp (test_dmath.cpp re-checks it on >= 1,000,000
 /// inputs against the platform's double exp).
-inline float exp(float x);
+float exp(float x);
 
 /// The reference exponential, the definition of exp's values (slower: about
 /// 2.3 times exp's cost). k = nearest integer to x / ln 2, r = x - k ln 2
@@ -132,45 +127,6 @@ float exp_reference(float x);
 /// Square root, correctly rounded (IEEE). sqrt(-0) = -0, sqrt(+inf) = +inf;
 /// x < 0 and NaN -> canonical NaN (the hardware default NaN differs between
 /// x86-64 and aarch64, so it is replaced). Error: <= 0.5 ulp.
-inline float sqrt(float x);
-
-// ---- exp's and sqrt's bodies, inline: the force laws call them in their
-// innermost loops. dmath.cpp keeps the table and the rare paths.
-namespace detail {
-inline constexpr double kLn2Over256Hi = 0x1.62e42fefp-9;        // 32 significant bits: k * it is exact for |k| < 2^21
-inline constexpr double kLn2Over256Lo = 0x1.473de6af278edp-42;  // ln 2 / 256 - kLn2Over256Hi
-/// 2^(j/256) for j = 0 .. 255, as exp's fast path reads it (dmath.cpp).
-extern const std::array<double, 256> kExp2Table256;
-/// exp for the inputs the fast path hands over: those outside -87 < x < 88
-/// and those whose result lies near a halfway point between two floats.
-float exp_handover(float x, bool in_range);
-}  // namespace detail
-
-inline float exp(float x) {
-  // NaN, the overflow and underflow, subnormal results (x < -87.33) and those near FLT_MAX: the reference.
-  if (!(x > -87.0f && x < 88.0f)) return detail::exp_handover(x, false);
-  constexpr double kRoundMagic = 0x1.8p52;                // 1.5 * 2^52
-  constexpr double k256InvLn2 = 0x1.71547652b82fep+8;     // 256 / ln 2
-  constexpr std::uint64_t kNearHalf = 1u << 10;          // double ulps around a float's halfway point
-  const double xd = static_cast<double>(x);
-  const double kd = (xd * k256InvLn2 + kRoundMagic) - kRoundMagic;  // |k| <= 32,500
-  const int k = static_cast<int>(kd);
-  const double r = (xd - kd * detail::kLn2Over256Hi) - kd * detail::kLn2Over256Lo;
-  const double p = 1.0 + r * (1.0 + r * (0x1.0p-1 + r * (0x1.5555555555555p-3 + r * 0x1.5555555555555p-5)));
-  // 2^(k >> 8), exact: k >> 8 is within -126 .. 127 here.
-  const double scale = std::bit_cast<double>(static_cast<std::uint64_t>(1023 + (k >> 8)) << 52);
-  const double d = detail::kExp2Table256[static_cast<unsigned>(k) & 255u] * p * scale;
-  // The 29 bits of d's mantissa below float's 23 decide its rounding; near their halfway point, the reference.
-  const std::uint64_t low = std::bit_cast<std::uint64_t>(d) & ((std::uint64_t{1} << 29) - 1);
-  const std::uint64_t half = std::uint64_t{1} << 28;
-  if ((low > half ? low - half : half - low) <= kNearHalf) return detail::exp_handover(x, true);
-  return static_cast<float>(d);
-}
-
-inline float sqrt(float x) {
-  // NaN or x < 0 (but -0 >= 0 holds: sqrt(-0) = -0): the canonical NaN, 0x7fc00000.
-  if (!(x >= 0.0f)) return std::bit_cast<float>(std::uint32_t{0x7fc00000u});
-  return std::sqrt(x);
-}
+float sqrt(float x);
 
 }  // namespace lockstep::dmath
