@@ -350,10 +350,7 @@ class NavGrid {
   std::vector<float> node_clear_;
   std::vector<float> edge_clear_;  // [cell * 8 + dir], -1 when no edge
 
-  // Scratch for find_path (never changes a result): one per search running at
-  // once, taken from a pool under a lock, so that searches on several threads
-  // (the station's routes on its workers) do not share one.
-  struct Node {  // one node's search record, side by side: a node's step reads one cache line
+  struct Node {  // one node's search record, its fields side by side (not one in each of several arrays)
     int64_t g;               // cost in mm (its f = g + h is its heap entry's)
     int32_t parent, hpos;
     uint32_t seen, closed;   // the search's stamp: reached, taken off the heap
@@ -362,6 +359,9 @@ class NavGrid {
     int64_t f, g;
     int32_t node;
   };
+  // Scratch for find_path (never changes a result): one per search running at
+  // once, taken from a pool under a lock, so that searches on several threads
+  // (the station's routes on its workers) do not share one.
   struct Scratch {
     std::vector<Node> node;
     std::vector<int64_t> goal_link;  // mm
