@@ -1,5 +1,8 @@
 // reflect.h, hash.h, snapshot.h, diff.h, json_load.h: one listing, many uses.
 #include <catch2/catch.hpp>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <cstring>
 
 #include "lockstep/core/diff.h"
@@ -278,6 +281,54 @@ TEST_CASE("XXH3 gives the same hash on every code path this CPU has", "[hash]") 
     CHECK(h.digest() == xxh3_portable(data.data(), n));
   }
 }
+
+#if defined(__x86_64__)
+namespace {
+// XINUSE (XGETBV with ECX = 1), bit 2: the upper halves of the YMM registers hold
+// something (not their initial zeros). Only where the OS enabled XSAVE and the CPU reports
+// XGETBV's ECX = 1 form (CPUID.(0DH, 1):EAX bit 2).
+bool xinuse_readable() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return false;  // OSXSAVE
+  if (!__get_cpuid_count(0xD, 1, &a, &b, &c, &d)) return false;
+  return (a & (1u << 2)) != 0;
+}
+bool ymm_upper_dirty() {
+  uint32_t lo = 0, hi = 0;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1u));
+  return (lo & (1u << 2)) != 0;
+}
+}  // namespace
+
+// A 256-bit instruction leaves the YMM registers' upper halves in use until a
+// VZEROUPPER; until then the CPU runs the SSE code the models are compiled to
+// with a penalty (on the 2-core build machine a station tick took 1.75x as long
+// after each tick's hash). The AVX2 path must hand back clean registers.
+TEST_CASE("XXH3's AVX2 path hands back clean YMM upper halves: the models' SSE code after it runs unslowed", "[hash]") {
+  if (std::string(hash_implementation()) != "avx2" || !xinuse_readable()) {
+    WARN("not checked on this CPU: XXH3 runs " << hash_implementation() << ", XINUSE readable " << xinuse_readable());
+    return;
+  }
+  std::vector<unsigned char> data(70000);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<unsigned char>((i * 131) ^ (i >> 7));
+  for (std::size_t n : {16u, 240u, 241u, 1025u, 65536u, 70000u}) {
+    INFO("bytes " << n);
+    __asm__ volatile("vzeroupper");
+    REQUIRE_FALSE(ymm_upper_dirty());  // the check itself sees a clean start
+    const uint64_t one = xxh3(data.data(), n);
+    const bool after_oneshot = ymm_upper_dirty();
+    CHECK_FALSE(after_oneshot);
+    Hasher h;
+    h.bytes(data.data(), n / 2);
+    h.bytes(data.data() + n / 2, n - n / 2);  // past the hasher's buffer: its update has run
+    const bool after_update = ymm_upper_dirty();
+    CHECK_FALSE(after_update);
+    CHECK(h.digest() == one);
+    const bool after_digest = ymm_upper_dirty();
+    CHECK_FALSE(after_digest);
+  }
+}
+#endif
 
 namespace {
 struct Flagged {
