@@ -188,7 +188,8 @@ struct Leaky {
     r.read(j, s, "$");
     return s;
   }
-  explicit Leaky(Scenario) {}
+  explicit Leaky(Scenario) { ++built; }
+  static inline int built = 0;  // models built from a scenario (a clone is a copy: not counted)
   void step(const Input& in) {
     hidden_ += 1;  // not in the listing: a snapshot forgets it
     state_.value += in.push + (hidden_ > 5 ? 1 : 0);
@@ -233,6 +234,36 @@ TEST_CASE("The sync test catches state that snapshots forget", "[lsr][replay][sy
   // The yard forgets nothing.
   const auto yard = lsr::Recording::from_bytes(record("wander/yard.json", 200).bytes, "yard.lsr");
   CHECK(replay::run(yard, opt).ok());
+}
+
+TEST_CASE("The sync test builds its fresh model once: each tick's twin is a clone of it, never stepped", "[lsr][replay][synctest]") {
+  register_model_type<Leaky>();
+  struct Unregister {
+    ~Unregister() { unregister_model("leaky"); }
+  } unregister;
+  auto m = load_scenario_text(R"({"model": "leaky"})", "leaky.json");
+  const std::string p = temp_path("leaky_built.lsr");
+  {
+    lsr::Recorder rec(p, *m);
+    for (int k = 0; k < 20; ++k) {
+      auto in = m->scripted_input();
+      m->step(in);
+      rec.tick(in, *m);
+    }
+    rec.finish();
+  }
+  const auto r = lsr::Recording::open(p);
+  fs::remove(p);
+  replay::Options opt;
+  opt.synctest = true;
+  Leaky::built = 0;
+  const auto res = replay::run(r, opt);
+  // The replayed model and the synctest's fresh one; building one a tick (7 by the failure at
+  // tick 5) made the sync test 30 to 400 times as slow as the replay on the bundled scenarios.
+  CHECK(Leaky::built == 2);
+  // Still fresh: a clone of the stepped model would carry its hidden counter and find nothing.
+  REQUIRE(res.sync);
+  CHECK(res.sync->tick == 5);
 }
 
 TEST_CASE("A recording cut off at any byte keeps every complete chunk and says where the damage starts",
