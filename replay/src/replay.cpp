@@ -47,8 +47,10 @@ std::vector<std::string> differing_subsystems(const lsr::Header& h, const lsr::T
 
 }  // namespace
 
-std::unique_ptr<Model> state_at(const lsr::Recording& rec, uint64_t tick) {
-  auto m = model_for(rec);
+std::unique_ptr<Model> state_at(const lsr::Recording& rec, uint64_t tick) { return state_at(rec, tick, *model_for(rec)); }
+
+std::unique_ptr<Model> state_at(const lsr::Recording& rec, uint64_t tick, const Model& fresh) {
+  auto m = fresh.clone();
   uint64_t at = m->tick();
   if (tick > at) {
     if (auto k = rec.keyframe_at_or_before(tick); k && k->tick > at) {

@@ -266,6 +266,37 @@ TEST_CASE("The sync test builds its fresh model once: each tick's twin is a clon
   CHECK(res.sync->tick == 5);
 }
 
+TEST_CASE("state_at from a fresh model clones it: the same state, no model built again", "[lsr][replay]") {
+  register_model_type<Leaky>();
+  struct Unregister {
+    ~Unregister() { unregister_model("leaky"); }
+  } unregister;
+  auto m = load_scenario_text(R"({"model": "leaky"})", "leaky.json");
+  const std::string p = temp_path("leaky_seek.lsr");
+  {
+    lsr::Recorder rec(p, *m);
+    for (int k = 0; k < 20; ++k) {
+      auto in = m->scripted_input();
+      m->step(in);
+      rec.tick(in, *m);
+    }
+    rec.finish();
+  }
+  const auto r = lsr::Recording::open(p);
+  fs::remove(p);
+  const auto fresh = replay::model_for(r);
+  Leaky::built = 0;
+  const auto a = replay::state_at(r, 12, *fresh);
+  const auto b = replay::state_at(r, 17, *fresh);
+  CHECK(Leaky::built == 0);
+  CHECK(fresh->tick() == 0);  // the fresh model itself is not stepped
+  const auto a2 = replay::state_at(r, 12), b2 = replay::state_at(r, 17);
+  CHECK(Leaky::built == 2);
+  CHECK(a->tick() == 12);
+  CHECK(a->hashes().whole == a2->hashes().whole);
+  CHECK(b->hashes().whole == b2->hashes().whole);
+}
+
 TEST_CASE("A recording cut off at any byte keeps every complete chunk and says where the damage starts",
           "[lsr][damage]") {
   lsr::RecorderOptions opt;

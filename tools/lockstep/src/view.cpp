@@ -320,7 +320,7 @@ constexpr double kFieldBudget = 6.0e6;
 struct Cost {
   double frame = 0, snap = 0;
 };
-Cost measure(const lsr::Recording& r, uint64_t from, uint64_t to, uint64_t every, uint64_t fields_every) {
+Cost measure(const lsr::Recording& r, const Model& fresh, uint64_t from, uint64_t to, uint64_t every, uint64_t fields_every) {
   Cost c;
   constexpr uint64_t kPlaces = 3, kFrames = 4;
   // A few frames, and one snapshot after the first (a station minute's every field is costly to list).
@@ -328,7 +328,7 @@ Cost measure(const lsr::Recording& r, uint64_t from, uint64_t to, uint64_t every
   for (uint64_t k = 0; k < kPlaces; ++k) {
     uint64_t t0 = from + (to - from) * k / (kPlaces - 1);
     if (t0 + reach > to) t0 = to - from > reach ? to - reach : from;
-    auto m = replay::state_at(r, t0);
+    auto m = replay::state_at(r, t0, fresh);
     Strings strings, paths;
     FrameStream frames(strings);
     FieldStream snaps(paths);
@@ -399,8 +399,12 @@ int cmd_view(const ViewArgs& a) {
   const double n_runs = static_cast<double>(runs.size());
   uint64_t every = a.every > 0 ? static_cast<uint64_t>(a.every) : 1;
   uint64_t fields_every = a.fields_every > 0 ? static_cast<uint64_t>(a.fields_every) : every;
+  // The model built from the scenario once for the measurements' seeks (up to 12 of them), not
+  // once a seek (the 10,000-walker hall plans every route as it is built: a second each).
+  std::unique_ptr<Model> fresh;
   for (int round = 0; round < 4 && (a.every <= 0 || a.fields_every <= 0); ++round) {
-    const Cost c = measure(*runs[0].rec, runs[0].from, runs[0].to, every, fields_every);
+    if (!fresh) fresh = replay::model_for(*runs[0].rec);
+    const Cost c = measure(*runs[0].rec, *fresh, runs[0].from, runs[0].to, every, fields_every);
     bool more = false;
     if (a.every <= 0) {
       const auto e = static_cast<uint64_t>(std::ceil(static_cast<double>(span) * c.frame * n_runs / kFrameBudget));
@@ -427,7 +431,7 @@ int cmd_view(const ViewArgs& a) {
   for (std::size_t ri = 0; ri < runs.size(); ++ri) {
     const Run& run = runs[ri];
     const lsr::Recording& r = *run.rec;
-    auto m = replay::state_at(r, run.from);
+    auto m = ri == 0 && fresh ? replay::state_at(r, run.from, *fresh) : replay::state_at(r, run.from);
     if (ri == 0) {
       scene = m->scene_drawing();
       model_name = m->info().name;

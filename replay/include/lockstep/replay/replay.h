@@ -51,6 +51,9 @@ std::unique_ptr<Model> model_for(const lsr::Recording& rec);
 
 /// Bring a model to the state at `tick` (nearest keyframe, then re-simulation); returns the model.
 std::unique_ptr<Model> state_at(const lsr::Recording& rec, uint64_t tick);
+/// The same from a clone of `fresh`, the recording's model_for() never stepped, instead of building
+/// the model from the scenario again: for a tool that seeks to several ticks of one recording.
+std::unique_ptr<Model> state_at(const lsr::Recording& rec, uint64_t tick, const Model& fresh);
 
 Result run(const lsr::Recording& rec, const Options& opt);
 
