@@ -202,26 +202,37 @@ struct Leaky {
   State state_;
   int hidden_ = 0;
 };
+
+// Leaky registered for one test, and 20 of its ticks recorded.
+struct LeakyRun {
+  static lsr::Recording record() {
+    register_model_type<Leaky>();
+    auto m = load_scenario_text(R"({"model": "leaky"})", "leaky.json");
+    const std::string path = temp_path("leaky.lsr");
+    {
+      lsr::Recorder rec(path, *m);
+      for (int k = 0; k < 20; ++k) {
+        auto in = m->scripted_input();
+        m->step(in);
+        rec.tick(in, *m);
+      }
+      rec.finish();
+    }
+    auto r = lsr::Recording::open(path);
+    fs::remove(path);
+    return r;
+  }
+  LeakyRun() = default;
+  ~LeakyRun() { unregister_model("leaky"); }  // other tests list the registry's models
+  LeakyRun(const LeakyRun&) = delete;
+  LeakyRun& operator=(const LeakyRun&) = delete;
+  lsr::Recording r = record();
+};
 }  // namespace
 
 TEST_CASE("The sync test catches state that snapshots forget", "[lsr][replay][synctest]") {
-  register_model_type<Leaky>();
-  struct Unregister {  // other tests list the registry's models
-    ~Unregister() { unregister_model("leaky"); }
-  } unregister;
-  auto m = load_scenario_text(R"({"model": "leaky"})", "leaky.json");
-  const std::string p = temp_path("leaky.lsr");
-  {
-    lsr::Recorder rec(p, *m);
-    for (int k = 0; k < 20; ++k) {
-      auto in = m->scripted_input();
-      m->step(in);
-      rec.tick(in, *m);
-    }
-    rec.finish();
-  }
-  const auto r = lsr::Recording::open(p);
-  fs::remove(p);
+  const LeakyRun run;
+  const lsr::Recording& r = run.r;
   CHECK(replay::run(r, {}).ok());  // a plain replay steps from the start and never notices
   replay::Options opt;
   opt.synctest = true;
@@ -237,23 +248,8 @@ TEST_CASE("The sync test catches state that snapshots forget", "[lsr][replay][sy
 }
 
 TEST_CASE("The sync test builds its fresh model once: each tick's twin is a clone of it, never stepped", "[lsr][replay][synctest]") {
-  register_model_type<Leaky>();
-  struct Unregister {
-    ~Unregister() { unregister_model("leaky"); }
-  } unregister;
-  auto m = load_scenario_text(R"({"model": "leaky"})", "leaky.json");
-  const std::string p = temp_path("leaky_built.lsr");
-  {
-    lsr::Recorder rec(p, *m);
-    for (int k = 0; k < 20; ++k) {
-      auto in = m->scripted_input();
-      m->step(in);
-      rec.tick(in, *m);
-    }
-    rec.finish();
-  }
-  const auto r = lsr::Recording::open(p);
-  fs::remove(p);
+  const LeakyRun run;
+  const lsr::Recording& r = run.r;
   replay::Options opt;
   opt.synctest = true;
   Leaky::built = 0;
@@ -267,23 +263,8 @@ TEST_CASE("The sync test builds its fresh model once: each tick's twin is a clon
 }
 
 TEST_CASE("state_at from a fresh model clones it: the same state, no model built again", "[lsr][replay]") {
-  register_model_type<Leaky>();
-  struct Unregister {
-    ~Unregister() { unregister_model("leaky"); }
-  } unregister;
-  auto m = load_scenario_text(R"({"model": "leaky"})", "leaky.json");
-  const std::string p = temp_path("leaky_seek.lsr");
-  {
-    lsr::Recorder rec(p, *m);
-    for (int k = 0; k < 20; ++k) {
-      auto in = m->scripted_input();
-      m->step(in);
-      rec.tick(in, *m);
-    }
-    rec.finish();
-  }
-  const auto r = lsr::Recording::open(p);
-  fs::remove(p);
+  const LeakyRun run;
+  const lsr::Recording& r = run.r;
   const auto fresh = replay::model_for(r);
   Leaky::built = 0;
   const auto a = replay::state_at(r, 12, *fresh);
