@@ -45,12 +45,8 @@ std::vector<std::string> differing_subsystems(const lsr::Header& h, const lsr::T
   return out;
 }
 
-}  // namespace
-
-std::unique_ptr<Model> state_at(const lsr::Recording& rec, uint64_t tick) { return state_at(rec, tick, *model_for(rec)); }
-
-std::unique_ptr<Model> state_at(const lsr::Recording& rec, uint64_t tick, const Model& fresh) {
-  auto m = fresh.clone();
+// Bring `m`, the recording's model as built, to the state at `tick`.
+std::unique_ptr<Model> advance(std::unique_ptr<Model> m, const lsr::Recording& rec, uint64_t tick) {
   uint64_t at = m->tick();
   if (tick > at) {
     if (auto k = rec.keyframe_at_or_before(tick); k && k->tick > at) {
@@ -60,6 +56,14 @@ std::unique_ptr<Model> state_at(const lsr::Recording& rec, uint64_t tick, const 
   }
   step_through(*m, rec, at, tick);
   return m;
+}
+
+}  // namespace
+
+std::unique_ptr<Model> state_at(const lsr::Recording& rec, uint64_t tick) { return advance(model_for(rec), rec, tick); }
+
+std::unique_ptr<Model> state_at(const lsr::Recording& rec, uint64_t tick, const Model& fresh) {
+  return advance(fresh.clone(), rec, tick);
 }
 
 Result run(const lsr::Recording& rec, const Options& opt) {
